@@ -1,0 +1,52 @@
+package io.outboxrelay;
+
+import io.outboxrelay.config.InvalidSettingException;
+import io.outboxrelay.config.RelayConfiguration;
+import io.outboxrelay.config.UserRoutes;
+import org.apache.camel.main.Main;
+
+/**
+ * Runs the relay as a Camel Main application: application.properties, the YAML routes under routes/ and the beans of
+ * {@link RelayConfiguration}. A bad setting ends the process with exit code 2 and one line naming the key.
+ */
+public final class OutboxRelay {
+
+    static final int EXIT_BAD_SETTING = 2;
+    static final int EXIT_FAILED = 1;
+
+    private OutboxRelay() {
+    }
+
+    public static Main createMain() {
+        Main main = new Main();
+        main.configure().addConfiguration(RelayConfiguration.class);
+        main.addMainListener(new UserRoutes());
+        return main;
+    }
+
+    public static void main(String[] args) {
+        int exitCode;
+        try {
+            exitCode = createMain().run(args);
+        } catch (Exception e) {
+            InvalidSettingException badSetting = findBadSetting(e);
+            if (badSetting != null) {
+                System.err.println("outbox-relay: " + badSetting.getMessage());
+                exitCode = EXIT_BAD_SETTING;
+            } else {
+                System.err.println("outbox-relay: failed to start: " + e);
+                exitCode = EXIT_FAILED;
+            }
+        }
+        System.exit(exitCode);
+    }
+
+    private static InvalidSettingException findBadSetting(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InvalidSettingException invalid) {
+                return invalid;
+            }
+        }
+        return null;
+    }
+}

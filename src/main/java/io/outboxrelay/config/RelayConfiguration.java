@@ -1,0 +1,109 @@
+package io.outboxrelay.config;
+
+import java.util.concurrent.ExecutorService;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.outboxrelay.failure.FailureDescription;
+import io.outboxrelay.health.DatabaseHealthCheck;
+import io.outboxrelay.metrics.RelayMetrics;
+import io.outboxrelay.publish.OutboxEventMapper;
+import io.outboxrelay.publish.PublishedIdsAggregation;
+import io.outboxrelay.schema.SchemaMigration;
+import io.outboxrelay.sql.OutboxSql;
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.apache.camel.CamelConfiguration;
+import org.apache.camel.CamelContext;
+import org.apache.camel.component.micrometer.MicrometerConstants;
+import org.apache.camel.spi.PropertiesComponent;
+import org.apache.camel.spi.Registry;
+import org.springframework.jms.connection.CachingConnectionFactory;
+
+/**
+ * Validates the settings, migrates the schema, then binds what the routes refer to by name: the pooled data source,
+ * the resolved SQL statements, the JMS connection factory, the publish thread pool, the metrics registry, the
+ * database health check and the small beans of the publish and failure steps.
+ */
+public class RelayConfiguration implements CamelConfiguration {
+
+    @Override
+    public void configure(CamelContext context) {
+        PropertiesComponent properties = context.getPropertiesComponent();
+        RelaySettings settings = RelaySettings.read(properties::resolveProperty,
+                scheme -> context.getComponent(scheme) != null);
+        normaliseSqlProperties(properties, settings);
+
+        Registry registry = context.getRegistry();
+        registry.bind("relaySettings", settings);
+
+        DataSource dataSource = dataSource(settings);
+        registry.bind("outboxDataSource", dataSource);
+        if (settings.migrate()) {
+            SchemaMigration.migrate(dataSource, settings.table());
+        }
+
+        // Spring's caching factory keeps one connection and session per producer instead of one per message.
+        registry.bind("jmsConnectionFactory",
+                new CachingConnectionFactory(new ActiveMQConnectionFactory(settings.jmsBrokerUrl())));
+
+        ExecutorService publishPool = context.getExecutorServiceManager()
+                .newFixedThreadPool(this, "outbox-publish", settings.publishThreads());
+        registry.bind("outboxPublishPool", publishPool);
+
+        registry.bind("relayMetrics", new RelayMetrics(meterRegistry(registry)));
+        registry.bind("databaseHealthCheck", new DatabaseHealthCheck(dataSource));
+
+        OutboxSql.bind(context);
+        registry.bind("outboxEventMapper",
+                new OutboxEventMapper(settings.source(), "kafka".equals(settings.endpointScheme())));
+        registry.bind("publishedIds", new PublishedIdsAggregation());
+        registry.bind("failureDescription", new FailureDescription());
+    }
+
+    /**
+     * The SQL statements splice some settings into their text ({{outbox.table}}, {{outbox.batch-size}}, ...): give
+     * them the validated, normalised value rather than the raw text, so what was checked is what runs.
+     */
+    private static void normaliseSqlProperties(PropertiesComponent properties, RelaySettings settings) {
+        properties.addOverrideProperty("outbox.table", settings.table().qualified());
+        properties.addOverrideProperty("outbox.batch-size", Integer.toString(settings.batchSize()));
+        properties.addOverrideProperty("outbox.lease", settings.lease().toString());
+        properties.addOverrideProperty("outbox.max-attempts", Integer.toString(settings.maxAttempts()));
+        properties.addOverrideProperty("outbox.backoff.initial", settings.backoffInitial().toString());
+        properties.addOverrideProperty("outbox.backoff.max", settings.backoffMax().toString());
+        properties.addOverrideProperty("outbox.failed-blocks-key", Boolean.toString(settings.failedBlocksKey()));
+        properties.addOverrideProperty("outbox.retention", settings.retention().toString());
+        properties.addOverrideProperty("outbox.retention.batch-size", Integer.toString(settings.retentionBatchSize()));
+        properties.addOverrideProperty("outbox.instance-id", settings.instanceId());
+    }
+
+    /** The registry camel-micrometer-prometheus scrapes at /observe/metrics (it may have bound it already). */
+    private static MeterRegistry meterRegistry(Registry registry) {
+        MeterRegistry existing = registry.lookupByNameAndType(MicrometerConstants.METRICS_REGISTRY_NAME, MeterRegistry.class);
+        if (existing != null) {
+            return existing;
+        }
+        PrometheusMeterRegistry created = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        registry.bind(MicrometerConstants.METRICS_REGISTRY_NAME, created);
+        return created;
+    }
+
+    private static DataSource dataSource(RelaySettings settings) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("outbox");
+        config.setJdbcUrl(settings.dbUrl());
+        config.setUsername(settings.dbUser());
+        config.setPassword(settings.dbPassword());
+        config.setMaximumPoolSize(settings.dbPoolSize());
+        // Start even when the database is down: the routes retry and readiness reports DOWN until it answers.
+        config.setInitializationFailTimeout(-1);
+        // fail fast while the database is down, so health checks and polls report it instead of hanging
+        config.setConnectionTimeout(5_000);
+        return new HikariDataSource(config);
+    }
+}

@@ -1,0 +1,193 @@
+package io.outboxrelay.config;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+/**
+ * Every outbox setting, read once and validated before any route starts. Defaults live in application.properties;
+ * environment variables override them through Camel's properties component. The routes read the same keys through
+ * {{...}} placeholders, so a value that passes here is the value the SQL and endpoints see.
+ */
+public record RelaySettings(
+        String dbUrl,
+        String dbUser,
+        String dbPassword,
+        int dbPoolSize,
+        TableName table,
+        boolean migrate,
+        String endpoint,
+        String endpointScheme,
+        String jmsBrokerUrl,
+        String source,
+        int batchSize,
+        int pollDelayMs,
+        Duration lease,
+        String instanceId,
+        int publishThreads,
+        int maxAttempts,
+        int maximumRedeliveries,
+        int redeliveryDelayMs,
+        double redeliveryBackoffMultiplier,
+        Duration backoffInitial,
+        Duration backoffMax,
+        boolean failedBlocksKey,
+        Duration retention,
+        int retentionIntervalMs,
+        int retentionBatchSize,
+        int metricsRefreshMs,
+        String routesDir) {
+
+    private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
+    private static final Pattern SCHEME = Pattern.compile("([a-z][a-z0-9+.-]*):.+");
+
+    /**
+     * @param property resolves a key (application.properties, overridden by environment and system properties)
+     * @param componentExists tells whether a Camel component of the given scheme is on the classpath
+     */
+    public static RelaySettings read(Function<String, Optional<String>> property, Predicate<String> componentExists) {
+        Reader r = new Reader(property);
+        String endpoint = r.text("outbox.endpoint");
+        var scheme = SCHEME.matcher(endpoint);
+        if (!scheme.matches() || !componentExists.test(scheme.group(1))) {
+            throw new InvalidSettingException("outbox.endpoint", endpoint,
+                    "expected a Camel endpoint URI with a known scheme, e.g. kafka:topic or jms:queue:name");
+        }
+        String dbUrl = r.text("outbox.db.url");
+        if (!dbUrl.startsWith("jdbc:postgresql:")) {
+            throw new InvalidSettingException("outbox.db.url", dbUrl, "expected a jdbc:postgresql: URL");
+        }
+        r.text("camel.component.kafka.brokers");
+        Duration backoffInitial = r.duration("outbox.backoff.initial");
+        Duration backoffMax = r.duration("outbox.backoff.max");
+        if (backoffMax.compareTo(backoffInitial) < 0) {
+            throw new InvalidSettingException("outbox.backoff.max", backoffMax.toString(),
+                    "must not be shorter than outbox.backoff.initial (" + backoffInitial + ")");
+        }
+        return new RelaySettings(
+                dbUrl,
+                r.text("outbox.db.user"),
+                r.optionalText("outbox.db.password"),
+                r.integer("outbox.db.pool-size", 1, 100),
+                TableName.parse("outbox.table", r.text("outbox.table")),
+                r.bool("outbox.schema.migrate"),
+                endpoint,
+                scheme.group(1),
+                r.text("outbox.jms.broker-url"),
+                r.text("outbox.source"),
+                r.integer("outbox.batch-size", 1, 10_000),
+                r.integer("outbox.poll-delay-ms", 1, 3_600_000),
+                r.duration("outbox.lease"),
+                instanceId(r.optionalText("outbox.instance-id")),
+                r.integer("outbox.publish.threads", 1, 256),
+                r.integer("outbox.max-attempts", 1, 1_000),
+                r.integer("outbox.redelivery.maximum-redeliveries", 0, 100),
+                r.integer("outbox.redelivery.delay-ms", 0, 600_000),
+                r.decimal("outbox.redelivery.backoff-multiplier", 1.0, 100.0),
+                backoffInitial,
+                backoffMax,
+                r.bool("outbox.failed-blocks-key"),
+                r.duration("outbox.retention"),
+                r.integer("outbox.retention.interval-ms", 1_000, Integer.MAX_VALUE),
+                r.integer("outbox.retention.batch-size", 1, 1_000_000),
+                r.integer("outbox.metrics.refresh-ms", 100, 3_600_000),
+                r.text("outbox.routes-dir"));
+    }
+
+    private static String instanceId(String configured) {
+        if (configured.isEmpty()) {
+            return hostName() + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
+                    + UUID.randomUUID().toString().substring(0, 8);
+        }
+        if (!INSTANCE_ID.matcher(configured).matches()) {
+            throw new InvalidSettingException("outbox.instance-id", configured,
+                    "expected 1-100 characters of letters, digits and . _ : -");
+        }
+        return configured;
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "relay";
+        }
+    }
+
+    /** Hides the password from toString(), which Camel may log when it lists registry beans. */
+    @Override
+    public String toString() {
+        return "RelaySettings[table=" + table.qualified() + ", endpoint=" + endpoint + ", batchSize=" + batchSize
+                + ", instanceId=" + instanceId + "]";
+    }
+
+    /** Typed, range-checked reads; every failure names its key. */
+    private record Reader(Function<String, Optional<String>> property) {
+
+        String optionalText(String key) {
+            return property.apply(key).map(String::trim).orElse("");
+        }
+
+        String text(String key) {
+            String value = optionalText(key);
+            if (value.isEmpty()) {
+                throw new InvalidSettingException(key, value, "must not be empty");
+            }
+            return value;
+        }
+
+        int integer(String key, int min, int max) {
+            String value = text(key);
+            try {
+                int parsed = Integer.parseInt(value);
+                if (parsed >= min && parsed <= max) {
+                    return parsed;
+                }
+            } catch (NumberFormatException e) {
+                // reported below with the expected range
+            }
+            throw new InvalidSettingException(key, value, "expected an integer from " + min + " to " + max);
+        }
+
+        double decimal(String key, double min, double max) {
+            String value = text(key);
+            try {
+                double parsed = Double.parseDouble(value);
+                if (parsed >= min && parsed <= max) {
+                    return parsed;
+                }
+            } catch (NumberFormatException e) {
+                // reported below with the expected range
+            }
+            throw new InvalidSettingException(key, value, "expected a number from " + min + " to " + max);
+        }
+
+        boolean bool(String key) {
+            String value = text(key);
+            if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+                return Boolean.parseBoolean(value);
+            }
+            throw new InvalidSettingException(key, value, "expected true or false");
+        }
+
+        /** ISO-8601 durations; PostgreSQL reads the same text as an interval, so the SQL can use it as is. */
+        Duration duration(String key) {
+            String value = text(key);
+            try {
+                Duration parsed = Duration.parse(value);
+                if (!parsed.isNegative() && !parsed.isZero()) {
+                    return parsed;
+                }
+            } catch (DateTimeParseException e) {
+                // reported below with an example
+            }
+            throw new InvalidSettingException(key, value, "expected a positive ISO-8601 duration such as PT30S or P7D");
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.outboxrelay.metrics;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The relay's own meters, beside Camel's route metrics. Prometheus names: outbox_events_published_total,
+ * outbox_publish_failures_total, outbox_events_failed_total, outbox_backlog_events, outbox_failed_events,
+ * outbox_oldest_pending_age_seconds and the outbox_commit_to_ack_seconds histogram.
+ */
+public class RelayMetrics {
+
+    private final Counter published;
+    private final Counter publishFailures;
+    private final Counter eventsFailed;
+    private final Timer commitToAck;
+    private final AtomicLong backlog = new AtomicLong();
+    private final AtomicLong failedRows = new AtomicLong();
+    private final AtomicLong oldestPendingAgeMillis = new AtomicLong();
+
+    public RelayMetrics(MeterRegistry registry) {
+        published = Counter.builder("outbox.events.published")
+                .description("Events the broker acknowledged").register(registry);
+        publishFailures = Counter.builder("outbox.publish.failures")
+                .description("Publish attempts that failed after in-process redeliveries").register(registry);
+        eventsFailed = Counter.builder("outbox.events.failed")
+                .description("Events that reached FAILED status").register(registry);
+        commitToAck = Timer.builder("outbox.commit.to.ack")
+                .description("From the event's created_at to the broker's acknowledgement")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(10))
+                .register(registry);
+        Gauge.builder("outbox.backlog", backlog, AtomicLong::get).baseUnit("events")
+                .description("PENDING rows").register(registry);
+        Gauge.builder("outbox.failed", failedRows, AtomicLong::get).baseUnit("events")
+                .description("FAILED rows").register(registry);
+        Gauge.builder("outbox.oldest.pending.age", oldestPendingAgeMillis, v -> v.get() / 1000.0).baseUnit("seconds")
+                .description("Age of the oldest PENDING row").register(registry);
+    }
+
+    public void published(Instant createdAt) {
+        published.increment();
+        commitToAck.record(Duration.between(createdAt, Instant.now()));
+    }
+
+    /** @param status the row's status after the failure was recorded: PENDING (will retry) or FAILED */
+    public void publishFailed(String status) {
+        publishFailures.increment();
+        if ("FAILED".equals(status)) {
+            eventsFailed.increment();
+        }
+    }
+
+    /** @param stats one row of sql/backlog-stats.sql */
+    public void backlog(Map<String, Object> stats) {
+        backlog.set(((Number) stats.get("pending")).longValue());
+        failedRows.set(((Number) stats.get("failed")).longValue());
+        oldestPendingAgeMillis.set(Math.round(((Number) stats.get("oldest_pending_age_seconds")).doubleValue() * 1000));
+    }
+}

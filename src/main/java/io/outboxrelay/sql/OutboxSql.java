@@ -1,0 +1,41 @@
+package io.outboxrelay.sql;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.apache.camel.CamelContext;
+
+/**
+ * The relay's SQL lives in src/main/resources/sql/*.sql, written with {{...}} placeholders for the validated settings
+ * (table name, batch size, ...). camel-sql does not resolve placeholders inside a query file, so each statement is
+ * resolved here once and bound as a String bean "sql.NAME", which routes use as {@code sql:ref:sql.NAME}.
+ */
+public final class OutboxSql {
+
+    public static final List<String> STATEMENTS =
+            List.of("claim", "mark-published", "record-failure", "delete-expired", "backlog-stats");
+
+    private OutboxSql() {
+    }
+
+    public static void bind(CamelContext context) {
+        for (String name : STATEMENTS) {
+            context.getRegistry().bind("sql." + name, context.resolvePropertyPlaceholders(load(name)));
+        }
+    }
+
+    static String load(String name) {
+        String resource = "sql/" + name + ".sql";
+        try (InputStream in = OutboxSql.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing " + resource);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

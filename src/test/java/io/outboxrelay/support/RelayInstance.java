@@ -1,0 +1,94 @@
+package io.outboxrelay.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.outboxrelay.OutboxRelay;
+import org.apache.camel.CamelContext;
+import org.apache.camel.main.BaseMainSupport;
+import org.apache.camel.main.Main;
+import org.apache.camel.main.MainListenerSupport;
+
+/**
+ * One relay, run in this JVM exactly as the jar runs it (same Main, application.properties and routes), with some
+ * settings overridden. Several instances can run side by side on one table.
+ */
+public final class RelayInstance implements AutoCloseable {
+
+    private final Main main;
+    private final int managementPort;
+    private final CompletableFuture<Void> started = new CompletableFuture<>();
+    private final Thread thread;
+
+    private RelayInstance(Map<String, String> settings) {
+        try {
+            managementPort = KafkaBroker.freePort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        main = OutboxRelay.createMain();
+        Map<String, String> all = new HashMap<>(settings);
+        all.putIfAbsent("camel.management.port", Integer.toString(managementPort));
+        all.forEach(main::addOverrideProperty);
+        main.addMainListener(new MainListenerSupport() {
+            @Override
+            public void afterStart(BaseMainSupport ignored) {
+                started.complete(null);
+            }
+        });
+        thread = new Thread(() -> {
+            try {
+                main.run();
+            } catch (Exception e) {
+                started.completeExceptionally(e);
+            }
+        }, "relay-" + settings.getOrDefault("outbox.instance-id", "test"));
+        thread.start();
+    }
+
+    public static RelayInstance start(Map<String, String> settings) {
+        RelayInstance relay = new RelayInstance(settings);
+        try {
+            relay.started.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            relay.close();
+            throw new IllegalStateException("relay did not start", e);
+        }
+        return relay;
+    }
+
+    /** The settings every test relay shares: its own database, a short poll delay, fast redeliveries. */
+    public static Map<String, String> settings(TestDatabase db, String endpoint, String kafkaBrokers) {
+        Map<String, String> s = new HashMap<>();
+        s.put("outbox.db.url", db.url());
+        s.put("outbox.endpoint", endpoint);
+        s.put("camel.component.kafka.brokers", kafkaBrokers);
+        s.put("outbox.poll-delay-ms", "50");
+        s.put("outbox.redelivery.delay-ms", "10");
+        s.put("outbox.routes-dir", "target/no-extra-routes");
+        return s;
+    }
+
+    public CamelContext context() {
+        return main.getCamelContext();
+    }
+
+    public int managementPort() {
+        return managementPort;
+    }
+
+    @Override
+    public void close() {
+        main.completed();
+        try {
+            thread.join(Duration.ofSeconds(60).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.outboxrelay.support;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * One Kafka broker for the whole test JVM (a cold start costs seconds); tests keep apart by database and topic.
+ */
+public final class SharedKafka {
+
+    private static KafkaBroker broker;
+
+    private SharedKafka() {
+    }
+
+    public static synchronized KafkaBroker broker() {
+        if (broker == null) {
+            broker = KafkaBroker.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(broker::close));
+        }
+        return broker;
+    }
+
+    /** Reads a topic from the beginning until {@code expected} records arrived or the timeout passed. */
+    public static List<ConsumerRecord<String, byte[]>> read(String topic, int expected, Duration timeout) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker().bootstrapServers());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(info -> new TopicPartition(topic, info.partition()))
+                    .collect(Collectors.toList());
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (records.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            // a short extra poll shows whether more than expected arrived (duplicates)
+            consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+        }
+        return records;
+    }
+
+    public static Map<String, String> headers(ConsumerRecord<?, ?> record) {
+        return java.util.stream.StreamSupport.stream(record.headers().spliterator(), false)
+                .collect(Collectors.toMap(h -> h.key(), h -> new String(h.value(), java.nio.charset.StandardCharsets.UTF_8),
+                        (a, b) -> b));
+    }
+}
