@@ -4,6 +4,7 @@ import io.outboxrelay.config.InvalidSettingException;
 import io.outboxrelay.config.RelayConfiguration;
 import io.outboxrelay.config.UserRoutes;
 import org.apache.camel.main.Main;
+import sun.misc.Signal;
 
 /**
  * Runs the relay as a Camel Main application: application.properties, the YAML routes under routes/ and the beans of
@@ -27,7 +28,10 @@ public final class OutboxRelay {
     public static void main(String[] args) {
         int exitCode;
         try {
-            exitCode = createMain().run(args);
+            Main main = createMain();
+            stopGracefullyOn(main, "TERM");
+            stopGracefullyOn(main, "INT");
+            exitCode = main.run(args);
         } catch (Exception e) {
             InvalidSettingException badSetting = findBadSetting(e);
             if (badSetting != null) {
@@ -39,6 +43,14 @@ public final class OutboxRelay {
             }
         }
         System.exit(exitCode);
+    }
+
+    /**
+     * SIGTERM is how platforms stop the relay; the JVM's own handler would run Camel's graceful shutdown from a
+     * shutdown hook and still exit 143. Handling the signal lets Camel stop in-flight work and the process exit 0.
+     */
+    private static void stopGracefullyOn(Main main, String signal) {
+        Signal.handle(new Signal(signal), received -> main.completed());
     }
 
     private static InvalidSettingException findBadSetting(Throwable e) {

@@ -27,6 +27,9 @@ public final class SchemaMigration {
                 .locations("classpath:db/migration")
                 .table(table.table() + "_schema_history")
                 .placeholders(Map.of("table", table.qualified(), "table_name", table.table()))
+                // the outbox usually shares its schema with the application's own tables
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
                 .connectRetries(CONNECT_RETRIES)
                 .connectRetriesInterval(CONNECT_RETRIES_INTERVAL_SECONDS);
         if (table.schema() != null) {

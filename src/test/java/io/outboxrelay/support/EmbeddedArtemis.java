@@ -1,0 +1,46 @@
+package io.outboxrelay.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
+import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+
+/** A real ActiveMQ Artemis broker inside the test JVM: no persistence, no security, one TCP acceptor on 127.0.0.1. */
+public final class EmbeddedArtemis implements AutoCloseable {
+
+    private final EmbeddedActiveMQ server = new EmbeddedActiveMQ();
+    private final String url;
+
+    private EmbeddedArtemis(int port) throws Exception {
+        url = "tcp://127.0.0.1:" + port;
+        server.setConfiguration(new ConfigurationImpl()
+                .setPersistenceEnabled(false)
+                .setSecurityEnabled(false)
+                .setJournalDirectory("target/artemis/journal")
+                .setBindingsDirectory("target/artemis/bindings")
+                .setLargeMessagesDirectory("target/artemis/large")
+                .setPagingDirectory("target/artemis/paging")
+                .addAcceptorConfiguration("tcp", url));
+        server.start();
+    }
+
+    public static EmbeddedArtemis start() {
+        try {
+            return new EmbeddedArtemis(KafkaBroker.freePort());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start Artemis", e);
+        }
+    }
+
+    public String url() {
+        return url;
+    }
+
+    @Override
+    public void close() throws Exception {
+        server.stop();
+    }
+}
