@@ -1,5 +1,6 @@
 package io.outboxrelay.config;
 
+import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 
 import javax.sql.DataSource;
@@ -9,9 +10,13 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.outboxrelay.claim.ClaimGate;
 import io.outboxrelay.failure.FailureDescription;
+import io.outboxrelay.health.BrokerHealthCheck;
 import io.outboxrelay.health.DatabaseHealthCheck;
 import io.outboxrelay.metrics.RelayMetrics;
+import io.outboxrelay.publish.BrokerOutage;
+import io.outboxrelay.publish.BrokerProbe;
 import io.outboxrelay.publish.OutboxEventMapper;
 import io.outboxrelay.publish.PublishedIdsAggregation;
 import io.outboxrelay.schema.SchemaMigration;
@@ -43,13 +48,19 @@ public class RelayConfiguration implements CamelConfiguration {
 
         DataSource dataSource = dataSource(settings);
         registry.bind("outboxDataSource", dataSource);
-        if (settings.migrate()) {
-            SchemaMigration.migrate(dataSource, settings.table());
-        }
+        SchemaMigration schema = new SchemaMigration(dataSource, settings.table(), settings.migrate());
+        // migrate now when the database is up; otherwise the claim gate keeps trying
+        schema.isReady();
 
+        ActiveMQConnectionFactory jms = new ActiveMQConnectionFactory(settings.jmsBrokerUrl());
         // Spring's caching factory keeps one connection and session per producer instead of one per message.
-        registry.bind("jmsConnectionFactory",
-                new CachingConnectionFactory(new ActiveMQConnectionFactory(settings.jmsBrokerUrl())));
+        registry.bind("jmsConnectionFactory", new CachingConnectionFactory(jms));
+
+        BrokerOutage brokerOutage = new BrokerOutage(
+                BrokerProbe.forScheme(settings.endpointScheme(), context, jms), Clock.systemUTC());
+        registry.bind("brokerOutage", brokerOutage);
+        registry.bind("claimGate", new ClaimGate(schema, brokerOutage));
+        registry.bind("brokerHealthCheck", new BrokerHealthCheck(brokerOutage));
 
         ExecutorService publishPool = context.getExecutorServiceManager()
                 .newFixedThreadPool(this, "outbox-publish", settings.publishThreads());

@@ -13,7 +13,7 @@ import io.micrometer.core.instrument.Timer;
 /**
  * The relay's own meters, beside Camel's route metrics. Prometheus names: outbox_events_published_total,
  * outbox_publish_failures_total, outbox_events_failed_total, outbox_backlog_events, outbox_failed_events,
- * outbox_oldest_pending_age_seconds and the outbox_commit_to_ack_seconds histogram.
+ * outbox_oldest_pending_age_seconds, outbox_keys_held_back and the outbox_commit_to_ack_seconds histogram.
  */
 public class RelayMetrics {
 
@@ -24,6 +24,7 @@ public class RelayMetrics {
     private final AtomicLong backlog = new AtomicLong();
     private final AtomicLong failedRows = new AtomicLong();
     private final AtomicLong oldestPendingAgeMillis = new AtomicLong();
+    private final AtomicLong keysHeldBack = new AtomicLong();
 
     public RelayMetrics(MeterRegistry registry) {
         published = Counter.builder("outbox.events.published")
@@ -44,6 +45,9 @@ public class RelayMetrics {
                 .description("FAILED rows").register(registry);
         Gauge.builder("outbox.oldest.pending.age", oldestPendingAgeMillis, v -> v.get() / 1000.0).baseUnit("seconds")
                 .description("Age of the oldest PENDING row").register(registry);
+        Gauge.builder("outbox.keys.held.back", keysHeldBack, AtomicLong::get)
+                .description("Keys whose later events wait behind an event being retried (or FAILED, when it blocks)")
+                .register(registry);
     }
 
     public void published(Instant createdAt) {
@@ -63,6 +67,7 @@ public class RelayMetrics {
     public void backlog(Map<String, Object> stats) {
         backlog.set(((Number) stats.get("pending")).longValue());
         failedRows.set(((Number) stats.get("failed")).longValue());
+        keysHeldBack.set(((Number) stats.get("keys_held_back")).longValue());
         oldestPendingAgeMillis.set(Math.round(((Number) stats.get("oldest_pending_age_seconds")).doubleValue() * 1000));
     }
 }

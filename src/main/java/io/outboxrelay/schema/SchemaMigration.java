@@ -6,22 +6,24 @@ import javax.sql.DataSource;
 
 import io.outboxrelay.config.TableName;
 import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Applies the versioned migrations of db/migration to the configured outbox table. Each outbox table keeps its own
  * history table beside it, so several outboxes can share a schema; Flyway's advisory lock lets several relays start
- * at once.
+ * at once. A database that is down at startup is not an error: the claim route asks {@link #isReady()} before each
+ * poll, which migrates as soon as the database answers.
  */
-public final class SchemaMigration {
+public class SchemaMigration {
 
-    /** A relay started before its database waits for it (up to about a day) instead of exiting. */
-    private static final int CONNECT_RETRIES = 10_000;
-    private static final int CONNECT_RETRIES_INTERVAL_SECONDS = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(SchemaMigration.class);
 
-    private SchemaMigration() {
-    }
+    private final Flyway flyway;
+    private volatile boolean ready;
 
-    public static void migrate(DataSource dataSource, TableName table) {
+    public SchemaMigration(DataSource dataSource, TableName table, boolean enabled) {
+        this.ready = !enabled;
         var config = Flyway.configure()
                 .dataSource(dataSource)
                 .locations("classpath:db/migration")
@@ -29,12 +31,35 @@ public final class SchemaMigration {
                 .placeholders(Map.of("table", table.qualified(), "table_name", table.table()))
                 // the outbox usually shares its schema with the application's own tables
                 .baselineOnMigrate(true)
-                .baselineVersion("0")
-                .connectRetries(CONNECT_RETRIES)
-                .connectRetriesInterval(CONNECT_RETRIES_INTERVAL_SECONDS);
+                .baselineVersion("0");
         if (table.schema() != null) {
             config.schemas(table.schema());
         }
-        config.load().migrate();
+        this.flyway = config.load();
+    }
+
+    /** @return true once the migrations are applied (or migration is turned off); tries again while it is not */
+    public boolean isReady() {
+        if (!ready) {
+            synchronized (this) {
+                if (!ready) {
+                    try {
+                        flyway.migrate();
+                        ready = true;
+                    } catch (RuntimeException e) {
+                        LOG.warn("Outbox schema not ready yet, will retry: {}", rootMessage(e));
+                    }
+                }
+            }
+        }
+        return ready;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root.getMessage();
     }
 }

@@ -16,7 +16,7 @@ import org.apache.camel.CamelContext;
 public final class OutboxSql {
 
     public static final List<String> STATEMENTS =
-            List.of("claim", "mark-published", "record-failure", "delete-expired", "backlog-stats");
+            List.of("claim", "mark-published", "record-failure", "release", "delete-expired", "backlog-stats");
 
     private OutboxSql() {
     }

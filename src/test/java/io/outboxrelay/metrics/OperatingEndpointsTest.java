@@ -56,7 +56,7 @@ class OperatingEndpointsTest {
                 });
 
                 JsonNode health = new ObjectMapper().readTree(get(base + "/observe/health"));
-                assertEquals("UP", health.get("status").asText());
+                assertEquals("UP", health.get("status").asText(), health.toString());
                 boolean databaseUp = false;
                 for (JsonNode check : health.get("checks")) {
                     databaseUp |= "database".equals(check.get("name").asText()) && "UP".equals(check.get("status").asText());

@@ -1,0 +1,86 @@
+package io.outboxrelay.publish;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Knows whether the broker is down, so the relay backs off instead of burning attempts on healthy events. A publish
+ * that fails with a transport-class error (timeout, connection) only counts as an outage if the broker does not
+ * answer a probe either; then claiming pauses, with exponential backoff, until a probe succeeds. A broker that
+ * answers but rejects a message is the message's problem: that is an ordinary failed attempt.
+ */
+public class BrokerOutage {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerOutage.class);
+    private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(30);
+    /** One probe answers for a whole batch of failing events. */
+    private static final Duration PROBE_CACHE = Duration.ofSeconds(1);
+
+    private final BrokerProbe probe;
+    private final Clock clock;
+
+    private boolean down;
+    private Duration pause = FIRST_PAUSE;
+    private Instant pausedUntil = Instant.MIN;
+    private String lastProblem;
+    private Instant lastProbe = Instant.MIN;
+
+    public BrokerOutage(BrokerProbe probe, Clock clock) {
+        this.probe = probe;
+        this.clock = clock;
+    }
+
+    /** Called when a publish failed with a transport-class error: is the broker itself unreachable? */
+    public synchronized boolean isBrokerUnreachable() {
+        if (down) {
+            return true;
+        }
+        String problem = probeCached();
+        if (problem != null) {
+            down = true;
+            pause = FIRST_PAUSE;
+            pausedUntil = clock.instant().plus(pause);
+            LOG.warn("Broker unreachable, pausing claims: {}", problem);
+        }
+        return problem != null;
+    }
+
+    /** May the relay claim now? While down, a probe after each pause decides; the pause doubles up to 30 s. */
+    public synchronized boolean mayClaim() {
+        if (!down) {
+            return true;
+        }
+        if (clock.instant().isBefore(pausedUntil)) {
+            return false;
+        }
+        String problem = probeCached();
+        if (problem == null) {
+            down = false;
+            LOG.info("Broker reachable again, resuming claims");
+            return true;
+        }
+        pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
+        pausedUntil = clock.instant().plus(pause);
+        LOG.warn("Broker still unreachable, next probe in {}s: {}", pause.toSeconds(), problem);
+        return false;
+    }
+
+    /** @return null while the broker answers (for the health check) */
+    public synchronized String problem() {
+        return probeCached();
+    }
+
+    private String probeCached() {
+        Instant now = clock.instant();
+        if (now.isAfter(lastProbe.plus(PROBE_CACHE))) {
+            lastProblem = probe.problem();
+            lastProbe = clock.instant();
+        }
+        return lastProblem;
+    }
+}

@@ -1,0 +1,79 @@
+package io.outboxrelay.failure;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+import io.outboxrelay.support.RelayInstance;
+import io.outboxrelay.support.SharedKafka;
+import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * outbox.failed-blocks-key: once an event is FAILED, later events of its key go on (false) or stay held until it is
+ * replayed or deleted (true); outbox_keys_held_back counts the held keys. Other keys flow either way.
+ */
+class FailedBlocksKeyTest {
+
+    @ParameterizedTest(name = "outbox.failed-blocks-key={0}")
+    @ValueSource(booleans = {false, true})
+    void laterEventsOfAFailedKey(boolean failedBlocksKey) throws Exception {
+        String type = "fbk" + UUID.randomUUID().toString().substring(0, 8);
+        SharedKafka.broker().createTopic("outbox.event." + type, 1, Map.of("max.message.bytes", "16384"));
+        try (TestDatabase db = TestDatabase.create()) {
+            Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
+                    SharedKafka.broker().bootstrapServers());
+            settings.put("outbox.max-attempts", "1");
+            settings.put("outbox.failed-blocks-key", Boolean.toString(failedBlocksKey));
+            settings.put("outbox.metrics.refresh-ms", "200");
+            try (RelayInstance relay = RelayInstance.start(settings)) {
+                UUID poison = insert(db, type, "k", "{\"blob\": \"" + "x".repeat(40000) + "\"}");
+                UUID next = insert(db, type, "k", "{}");
+                await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(status(db, poison)));
+
+                // another key inserted afterwards is published: the relay has polled since the failure
+                UUID otherKey = insert(db, type, "other", "{}");
+                await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(status(db, otherKey)));
+                if (!failedBlocksKey) {
+                    await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(status(db, next)));
+                    return;
+                }
+                await().atMost(Duration.ofSeconds(30)).until(() -> metric(relay, "outbox_keys_held_back") == 1.0);
+                assertEquals("PENDING", status(db, next), "held behind the FAILED event");
+
+                db.update("DELETE FROM outbox WHERE id = ?", poison);
+                await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(status(db, next)));
+                await().atMost(Duration.ofSeconds(30)).until(() -> metric(relay, "outbox_keys_held_back") == 0.0);
+            }
+        }
+    }
+
+    private static UUID insert(TestDatabase db, String type, String key, String payload) {
+        UUID id = UUID.randomUUID();
+        db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, ?, 'E', ?::jsonb)",
+                id, type, key, payload);
+        return id;
+    }
+
+    private static String status(TestDatabase db, UUID id) {
+        return (String) db.query("SELECT status FROM outbox WHERE id = ?", id).get(0).get("status");
+    }
+
+    private static double metric(RelayInstance relay, String name) throws Exception {
+        String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + relay.managementPort() + "/observe/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        String line = body.lines().filter(l -> l.startsWith(name + " ")).findFirst().orElse(null);
+        assertTrue(line != null, name + " missing from:\n" + body);
+        return Double.parseDouble(line.substring(name.length() + 1));
+    }
+}
