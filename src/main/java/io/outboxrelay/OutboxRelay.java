@@ -1,5 +1,6 @@
 package io.outboxrelay;
 
+import io.outboxrelay.config.ComponentEnvironmentVariables;
 import io.outboxrelay.config.InvalidSettingException;
 import io.outboxrelay.config.RelayConfiguration;
 import io.outboxrelay.config.UserRoutes;
@@ -22,6 +23,7 @@ public final class OutboxRelay {
         Main main = new Main();
         main.configure().addConfiguration(RelayConfiguration.class);
         main.addMainListener(new UserRoutes());
+        main.addMainListener(new ComponentEnvironmentVariables());
         return main;
     }
 

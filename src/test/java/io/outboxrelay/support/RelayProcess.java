@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -25,13 +26,31 @@ public final class RelayProcess implements AutoCloseable {
         this.output = output;
     }
 
+    /** From the test classpath (unit-test phase, before the jar exists). */
     public static RelayProcess start(Map<String, String> environment, String... systemProperties) {
+        return launch(List.of("-cp", System.getProperty("java.class.path"), "io.outboxrelay.OutboxRelay"),
+                environment, systemProperties);
+    }
+
+    /** {@code java -jar target/outbox-relay.jar}, exactly as operators run it (integration-test phase). */
+    public static RelayProcess startJar(Map<String, String> environment, String... systemProperties) {
+        String jar = System.getProperty("relay.jar", "target/outbox-relay.jar");
+        if (!Files.exists(Path.of(jar))) {
+            throw new IllegalStateException(jar + " is missing: integration tests run after mvn package");
+        }
+        return launch(List.of("-jar", jar), environment, systemProperties);
+    }
+
+    private static RelayProcess launch(List<String> mainArgs, Map<String, String> environment,
+            String... systemProperties) {
         try {
-            Path output = Files.createTempFile("relay-process", ".log");
-            List<String> command = new java.util.ArrayList<>(List.of(
+            // kept after the test for diagnosis
+            Path logs = Files.createDirectories(Path.of("target", "relay-logs"));
+            Path output = Files.createTempFile(logs, "relay-", ".log");
+            List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
             command.addAll(List.of(systemProperties));
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.outboxrelay.OutboxRelay"));
+            command.addAll(mainArgs);
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(output.toFile());
@@ -69,6 +88,20 @@ public final class RelayProcess implements AutoCloseable {
         process.destroy();
     }
 
+    /** kill -9: no shutdown of any kind. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     public String output() {
         try {
             return Files.readString(output);
@@ -80,10 +113,5 @@ public final class RelayProcess implements AutoCloseable {
     @Override
     public void close() {
         process.destroyForcibly();
-        try {
-            Files.deleteIfExists(output);
-        } catch (IOException e) {
-            // a temporary file
-        }
     }
 }

@@ -34,8 +34,13 @@ public final class SharedKafka {
 
     /** Reads a topic from the beginning until {@code expected} records arrived or the timeout passed. */
     public static List<ConsumerRecord<String, byte[]>> read(String topic, int expected, Duration timeout) {
+        return read(broker().bootstrapServers(), topic, expected, timeout);
+    }
+
+    public static List<ConsumerRecord<String, byte[]>> read(String bootstrapServers, String topic, int expected,
+            Duration timeout) {
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker().bootstrapServers());
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -51,7 +56,7 @@ public final class SharedKafka {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }
             // a short extra poll shows whether more than expected arrived (duplicates)
-            consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+            consumer.poll(Duration.ofMillis(1000)).forEach(records::add);
         }
         return records;
     }
