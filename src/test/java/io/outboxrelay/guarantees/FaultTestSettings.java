@@ -30,10 +30,44 @@ final class FaultTestSettings {
 
     /** The management port must be a system property: Camel ignores environment variables ending in _PORT. */
     static String managementPort() {
+        return managementPort(freePort());
+    }
+
+    static String managementPort(int port) {
+        return "-Dcamel.management.port=" + port;
+    }
+
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
-            return "-Dcamel.management.port=" + socket.getLocalPort();
+            return socket.getLocalPort();
         } catch (IOException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Inserts {@code events} rows in one statement, round-robin over {@code keys} keys. */
+    static void insertBulk(TestDatabase db, String type, int events, int keys) {
+        db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+                + "SELECT ?, 'key-' || (n % ?), 'E', jsonb_build_object('n', n) FROM generate_series(1, ?) AS n",
+                type, keys, events);
+    }
+
+    static long published(TestDatabase db) {
+        return db.count("SELECT count(*) FROM outbox WHERE status = 'PUBLISHED'");
+    }
+
+    /** HTTP status of /observe/health/ready (503 while DOWN), or -1 while nothing answers. */
+    static int readiness(int port) {
+        try {
+            return java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                            "http://127.0.0.1:" + port + "/observe/health/ready")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
         }
     }
 

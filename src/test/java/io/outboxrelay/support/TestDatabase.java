@@ -21,25 +21,32 @@ public final class TestDatabase implements AutoCloseable {
     private static final String SERVER = System.getProperty("test.postgres.url", "jdbc:postgresql://127.0.0.1:5432/");
     private static final String USER = "postgres";
 
+    private final String server;
     private final String name;
 
-    private TestDatabase(String name) {
+    private TestDatabase(String server, String name) {
+        this.server = server;
         this.name = name;
     }
 
     public static TestDatabase create() {
+        return createOn(SERVER);
+    }
+
+    /** @param server a JDBC URL ending in '/', e.g. jdbc:postgresql://127.0.0.1:5499/ */
+    public static TestDatabase createOn(String server) {
         String name = "relay_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        try (Connection admin = DriverManager.getConnection(SERVER + "postgres", USER, "");
+        try (Connection admin = DriverManager.getConnection(server + "postgres", USER, "");
                 Statement st = admin.createStatement()) {
             st.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot create test database on " + SERVER, e);
+            throw new IllegalStateException("cannot create test database on " + server, e);
         }
-        return new TestDatabase(name);
+        return new TestDatabase(server, name);
     }
 
     public String url() {
-        return SERVER + name;
+        return server + name;
     }
 
     public Connection connect() throws SQLException {
@@ -85,7 +92,7 @@ public final class TestDatabase implements AutoCloseable {
 
     @Override
     public void close() {
-        try (Connection admin = DriverManager.getConnection(SERVER + "postgres", USER, "");
+        try (Connection admin = DriverManager.getConnection(server + "postgres", USER, "");
                 Statement st = admin.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
         } catch (SQLException e) {
