@@ -5,6 +5,7 @@ import io.outboxrelay.schema.SchemaMigration;
 import org.apache.camel.Consumer;
 import org.apache.camel.Endpoint;
 import org.apache.camel.support.DefaultPollingConsumerPollStrategy;
+import org.apache.camel.support.service.ServiceSupport;
 
 /**
  * The claim consumer's poll strategy: a poll claims rows only when the table is in place (migrations applied, also
@@ -23,6 +24,9 @@ public class ClaimGate extends DefaultPollingConsumerPollStrategy {
 
     @Override
     public boolean begin(Consumer consumer, Endpoint endpoint) {
-        return schema.isReady() && brokerOutage.mayClaim();
+        // no new claim once shutdown has begun: the batch in flight finishes, nothing new is taken
+        boolean stopping = endpoint.getCamelContext().isStopping()
+                || consumer instanceof ServiceSupport service && !service.isRunAllowed();
+        return !stopping && schema.isReady() && brokerOutage.mayClaim();
     }
 }

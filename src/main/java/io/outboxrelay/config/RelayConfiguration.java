@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.outboxrelay.claim.ClaimGate;
+import io.outboxrelay.claim.LeaseRelease;
 import io.outboxrelay.failure.FailureDescription;
 import io.outboxrelay.health.BrokerHealthCheck;
 import io.outboxrelay.health.DatabaseHealthCheck;
@@ -70,6 +71,7 @@ public class RelayConfiguration implements CamelConfiguration {
         registry.bind("databaseHealthCheck", new DatabaseHealthCheck(dataSource));
 
         OutboxSql.bind(context);
+        registry.bind("leaseRelease", new LeaseRelease(dataSource, OutboxSql.resolved(context, "release-leases")));
         registry.bind("outboxEventMapper",
                 new OutboxEventMapper(settings.source(), "kafka".equals(settings.endpointScheme())));
         registry.bind("publishedIds", new PublishedIdsAggregation());

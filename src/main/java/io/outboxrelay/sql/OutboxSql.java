@@ -16,15 +16,21 @@ import org.apache.camel.CamelContext;
 public final class OutboxSql {
 
     public static final List<String> STATEMENTS =
-            List.of("claim", "mark-published", "record-failure", "release", "delete-expired", "backlog-stats");
+            List.of("claim", "mark-published", "record-failure", "release", "release-leases", "delete-expired",
+                    "backlog-stats");
 
     private OutboxSql() {
     }
 
     public static void bind(CamelContext context) {
         for (String name : STATEMENTS) {
-            context.getRegistry().bind("sql." + name, context.resolvePropertyPlaceholders(load(name)));
+            context.getRegistry().bind("sql." + name, resolved(context, name));
         }
+    }
+
+    /** A statement with its placeholders resolved, for the few beans that run SQL over plain JDBC. */
+    public static String resolved(CamelContext context, String name) {
+        return context.resolvePropertyPlaceholders(load(name));
     }
 
     static String load(String name) {

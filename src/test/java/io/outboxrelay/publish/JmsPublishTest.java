@@ -1,5 +1,9 @@
 package io.outboxrelay.publish;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -25,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The transport swap: only outbox.endpoint and outbox.jms.broker-url change, and a real Artemis broker gets the events. */
 class JmsPublishTest {
@@ -92,5 +97,12 @@ class JmsPublishTest {
             assertEquals("acme", message.getStringProperty("tenant"));
             assertFalse(message.propertyExists("kafka_DOT_KEY"), "no Kafka key on a JMS message");
         }
+
+        // readiness includes the JMS broker when JMS is the transport
+        HttpResponse<String> ready = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + relay.managementPort() + "/observe/health/ready")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, ready.statusCode(), ready.body());
+        assertTrue(ready.body().contains("\"broker\""), ready.body());
     }
 }
