@@ -17,7 +17,7 @@ public class BrokerOutage {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerOutage.class);
     private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
-    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(30);
+    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(10);
     /** One probe answers for a whole batch of failing events. */
     private static final Duration PROBE_CACHE = Duration.ofSeconds(1);
 
@@ -50,7 +50,7 @@ public class BrokerOutage {
         return problem != null;
     }
 
-    /** May the relay claim now? While down, a probe after each pause decides; the pause doubles up to 30 s. */
+    /** May the relay claim now? While down, a probe after each pause decides; the pause doubles up to 10 s. */
     public synchronized boolean mayClaim() {
         if (!down) {
             return true;
