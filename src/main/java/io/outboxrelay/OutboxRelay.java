@@ -21,9 +21,9 @@ public final class OutboxRelay {
 
     public static Main createMain() {
         Main main = new Main();
-        main.configure().addConfiguration(RelayConfiguration.class);
-        main.addMainListener(new UserRoutes());
         main.addMainListener(new ComponentEnvironmentVariables());
+        main.addMainListener(new RelayConfiguration());
+        main.addMainListener(new UserRoutes());
         return main;
     }
 
@@ -41,6 +41,9 @@ public final class OutboxRelay {
                 exitCode = EXIT_BAD_SETTING;
             } else {
                 System.err.println("outbox-relay: failed to start: " + e);
+                for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+                    System.err.println("  caused by: " + cause);
+                }
                 exitCode = EXIT_FAILED;
             }
         }

@@ -23,9 +23,10 @@ import io.outboxrelay.publish.PublishedIdsAggregation;
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.sql.OutboxSql;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
-import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.micrometer.MicrometerConstants;
+import org.apache.camel.main.BaseMainSupport;
+import org.apache.camel.main.MainListenerSupport;
 import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.spi.Registry;
 import org.springframework.jms.connection.CachingConnectionFactory;
@@ -35,10 +36,18 @@ import org.springframework.jms.connection.CachingConnectionFactory;
  * the resolved SQL statements, the JMS connection factory, the publish thread pool, the metrics registry, the
  * database health check and the small beans of the publish and failure steps.
  */
-public class RelayConfiguration implements CamelConfiguration {
+public class RelayConfiguration extends MainListenerSupport {
 
+    /**
+     * Runs before Camel's own configuration: YAML routes (also the user's, in outbox.routes-dir) are pre-parsed early
+     * and their {@code beans:} may refer to the relay's beans, e.g. #outboxDataSource.
+     */
     @Override
-    public void configure(CamelContext context) {
+    public void beforeConfigure(BaseMainSupport main) {
+        configure(main.getCamelContext());
+    }
+
+    void configure(CamelContext context) {
         PropertiesComponent properties = context.getPropertiesComponent();
         RelaySettings settings = RelaySettings.read(properties::resolveProperty,
                 scheme -> context.getComponent(scheme) != null);

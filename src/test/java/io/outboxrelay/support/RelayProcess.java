@@ -102,6 +102,10 @@ public final class RelayProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    public Path logFile() {
+        return output;
+    }
+
     public String output() {
         try {
             return Files.readString(output);

@@ -33,6 +33,11 @@ public final class TestDatabase implements AutoCloseable {
         return createOn(SERVER);
     }
 
+    /** A database someone else created (and drops) on the shared server. */
+    public static TestDatabase existing(String name) {
+        return new TestDatabase(SERVER, name);
+    }
+
     /** @param server a JDBC URL ending in '/', e.g. jdbc:postgresql://127.0.0.1:5499/ */
     public static TestDatabase createOn(String server) {
         String name = "relay_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
