@@ -1,10 +1,12 @@
--- Claims a batch: the oldest claimable events, one per key, leased to this instance.
--- A row is claimable when it is PENDING, due (next_attempt_at), not leased by a live relay, and no earlier event of
--- its key is unfinished (PENDING, or FAILED when outbox.failed-blocks-key=true). That keeps per-key order with any
--- number of instances: an event is only ever claimed after every earlier event of its key was acknowledged.
+-- Claims a batch, leased to this instance: the oldest claimable "head" events, one per key, each followed by the next
+-- pending events of its key (at most outbox.claim.run-length per key, outbox.batch-size in all).
+-- A head is PENDING, due (next_attempt_at), not under a live lease, and has no unfinished earlier event of its key
+-- (PENDING, or FAILED when outbox.failed-blocks-key=true). Heads are locked FOR UPDATE SKIP LOCKED; a key's later
+-- events are claimable only through its head, so no two instances ever hold events of one key, and an event is
+-- claimed only after every earlier event of its key was acknowledged or is in the same claim, in seq order.
 -- The lease is what protects the claim once this autocommit statement ends; an expired lease is claimable again.
-WITH claimable AS (
-    SELECT o.id
+WITH heads AS (
+    SELECT o.seq, o.aggregate_type, o.aggregate_id
       FROM {{outbox.table}} o
      WHERE o.status = 'PENDING'
        AND o.next_attempt_at <= now()
@@ -20,11 +22,26 @@ WITH claimable AS (
      ORDER BY o.seq
      LIMIT {{outbox.batch-size}}
        FOR UPDATE SKIP LOCKED
+), runs AS (
+    SELECT r.id
+      FROM heads h
+     CROSS JOIN LATERAL (
+             SELECT f.id, f.seq, row_number() OVER (ORDER BY f.seq) AS position
+               FROM {{outbox.table}} f
+              WHERE f.aggregate_type = h.aggregate_type
+                AND f.aggregate_id = h.aggregate_id
+                AND f.seq >= h.seq
+                AND f.status = 'PENDING'
+              ORDER BY f.seq
+              LIMIT {{outbox.claim.run-length}}) r
+     -- cut whole rounds first, so every key keeps a contiguous run from its head
+     ORDER BY r.position, r.seq
+     LIMIT {{outbox.batch-size}}
 )
 UPDATE {{outbox.table}} t
    SET lease_owner = '{{outbox.instance-id}}',
        lease_until = now() + CAST('{{outbox.lease}}' AS interval)
-  FROM claimable c
- WHERE t.id = c.id
+  FROM runs r
+ WHERE t.id = r.id
 RETURNING t.id, t.seq, t.aggregate_type, t.aggregate_id, t.event_type,
           CAST(t.payload AS text) AS payload, CAST(t.headers AS text) AS headers, t.created_at, t.attempts

@@ -5,5 +5,5 @@ UPDATE {{outbox.table}}
        last_error = NULL,
        lease_owner = NULL,
        lease_until = NULL
- WHERE id = ANY(CAST(:#${body} AS uuid[]))
+ WHERE id = ANY(CAST(:#${body.published} AS uuid[]))
    AND status = 'PENDING'

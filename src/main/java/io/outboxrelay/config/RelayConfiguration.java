@@ -1,7 +1,6 @@
 package io.outboxrelay.config;
 
 import java.time.Clock;
-import java.util.concurrent.ExecutorService;
 
 import javax.sql.DataSource;
 
@@ -19,7 +18,7 @@ import io.outboxrelay.metrics.RelayMetrics;
 import io.outboxrelay.publish.BrokerOutage;
 import io.outboxrelay.publish.BrokerProbe;
 import io.outboxrelay.publish.OutboxEventMapper;
-import io.outboxrelay.publish.PublishedIdsAggregation;
+import io.outboxrelay.publish.BatchPublisher;
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.sql.OutboxSql;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
@@ -33,7 +32,7 @@ import org.springframework.jms.connection.CachingConnectionFactory;
 
 /**
  * Validates the settings, migrates the schema, then binds what the routes refer to by name: the pooled data source,
- * the resolved SQL statements, the JMS connection factory, the publish thread pool, the metrics registry, the
+ * the resolved SQL statements, the JMS connection factory, the batch publisher, the metrics registry, the
  * database health check and the small beans of the publish and failure steps.
  */
 public class RelayConfiguration extends MainListenerSupport {
@@ -72,10 +71,6 @@ public class RelayConfiguration extends MainListenerSupport {
         registry.bind("claimGate", new ClaimGate(schema, brokerOutage));
         registry.bind("brokerHealthCheck", new BrokerHealthCheck(brokerOutage));
 
-        ExecutorService publishPool = context.getExecutorServiceManager()
-                .newFixedThreadPool(this, "outbox-publish", settings.publishThreads());
-        registry.bind("outboxPublishPool", publishPool);
-
         registry.bind("relayMetrics", new RelayMetrics(meterRegistry(registry)));
         registry.bind("databaseHealthCheck", new DatabaseHealthCheck(dataSource));
 
@@ -83,7 +78,8 @@ public class RelayConfiguration extends MainListenerSupport {
         registry.bind("leaseRelease", new LeaseRelease(dataSource, OutboxSql.resolved(context, "release-leases")));
         registry.bind("outboxEventMapper",
                 new OutboxEventMapper(settings.source(), "kafka".equals(settings.endpointScheme())));
-        registry.bind("publishedIds", new PublishedIdsAggregation());
+        registry.bind("batchPublisher",
+                new BatchPublisher(context, "direct:outbox-publish", brokerOutage, settings.lease()));
         registry.bind("failureDescription", new FailureDescription());
     }
 
@@ -94,6 +90,7 @@ public class RelayConfiguration extends MainListenerSupport {
     private static void normaliseSqlProperties(PropertiesComponent properties, RelaySettings settings) {
         properties.addOverrideProperty("outbox.table", settings.table().qualified());
         properties.addOverrideProperty("outbox.batch-size", Integer.toString(settings.batchSize()));
+        properties.addOverrideProperty("outbox.claim.run-length", Integer.toString(settings.claimRunLength()));
         properties.addOverrideProperty("outbox.lease", settings.lease().toString());
         properties.addOverrideProperty("outbox.max-attempts", Integer.toString(settings.maxAttempts()));
         properties.addOverrideProperty("outbox.backoff.initial", settings.backoffInitial().toString());

@@ -70,6 +70,11 @@ public class BrokerOutage {
         return false;
     }
 
+    /** True while claims are paused for an outage. */
+    public synchronized boolean isDown() {
+        return down;
+    }
+
     /** @return null while the broker answers (for the health check) */
     public synchronized String problem() {
         return probeCached();

@@ -96,7 +96,7 @@ public final class KafkaBroker implements AutoCloseable {
     private void format() throws IOException {
         Files.writeString(dir.resolve("server.properties"), serverProperties(), StandardCharsets.UTF_8);
         String clusterId = Base64.getUrlEncoder().withoutPadding().encodeToString(uuidBytes());
-        Process format = java("kafka.tools.StorageTool", "format", "-t", clusterId,
+        Process format = java("kafka.tools.StorageTool", "format", "--cluster-id=" + clusterId,
                 "-c", dir.resolve("server.properties").toString(), "--standalone")
                 .redirectOutput(dir.resolve("format.log").toFile())
                 .redirectErrorStream(true)

@@ -1,0 +1,128 @@
+package io.outboxrelay.publish;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.Endpoint;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.support.service.ServiceHelper;
+import org.apache.camel.support.service.ServiceSupport;
+
+/**
+ * Publishes one claimed batch through the outbox-publish route, in rounds: round n sends the n-th claimed event of
+ * every key, all at once and without blocking a thread per send (the Kafka client batches them); a key's next event
+ * goes out only after the previous one was acknowledged, so per-key order holds even when one fails. A key whose
+ * event failed sends nothing more in this batch: its remaining events are released, unsent and uncounted.
+ */
+public class BatchPublisher extends ServiceSupport {
+
+    /** Set by the failure route when the broker was down: the row goes back without counting an attempt. */
+    public static final String RELEASED = "outboxReleased";
+    public static final String PUBLISHED = "outboxPublished";
+    private static final String COMPLETED = "outboxSendCompleted";
+
+    private final CamelContext context;
+    private final String publishUri;
+    private final BrokerOutage brokerOutage;
+    private final Duration roundTimeout;
+    private ProducerTemplate template;
+    private Endpoint endpoint;
+
+    public BatchPublisher(CamelContext context, String publishUri, BrokerOutage brokerOutage, Duration roundTimeout) {
+        this.context = context;
+        this.publishUri = publishUri;
+        this.brokerOutage = brokerOutage;
+        this.roundTimeout = roundTimeout;
+    }
+
+    public PublishOutcome publish(List<Map<String, Object>> rows) throws InterruptedException {
+        ensureStarted();
+        Map<String, Deque<Map<String, Object>>> runs = new LinkedHashMap<>();
+        rows.stream()
+                .sorted(Comparator.comparingLong(row -> ((Number) row.get("seq")).longValue()))
+                .forEach(row -> runs.computeIfAbsent(row.get("aggregate_type") + "\u0000" + row.get("aggregate_id"),
+                        key -> new ArrayDeque<>()).add(row));
+
+        List<String> published = new ArrayList<>(rows.size());
+        List<String> released = new ArrayList<>();
+        while (!runs.isEmpty()) {
+            if (brokerOutage.isDown()) {
+                runs.values().forEach(run -> run.forEach(row -> released.add(id(row))));
+                break;
+            }
+            List<Exchange> round = sendRound(runs.values());
+            boolean complete = round.stream().allMatch(sent -> sent.getProperty(COMPLETED, false, Boolean.class));
+            Iterator<Deque<Map<String, Object>>> keys = runs.values().iterator();
+            for (Exchange sent : round) {
+                Deque<Map<String, Object>> run = keys.next();
+                String id = id(run.removeFirst());
+                if (!sent.getProperty(COMPLETED, false, Boolean.class)) {
+                    // still unanswered: neither marked nor released, its lease decides
+                    keys.remove();
+                } else if (sent.getException() == null && sent.getProperty(PUBLISHED, false, Boolean.class)) {
+                    published.add(id);
+                    if (run.isEmpty()) {
+                        keys.remove();
+                    }
+                } else {
+                    if (sent.getProperty(RELEASED, false, Boolean.class)) {
+                        released.add(id);
+                    }
+                    run.forEach(row -> released.add(id(row)));
+                    keys.remove();
+                }
+            }
+            if (!complete) {
+                break;
+            }
+        }
+        return new PublishOutcome(published.toArray(new String[0]), released.toArray(new String[0]));
+    }
+
+    /** Sends the first event of every run at once and waits (up to the round timeout) for them to complete. */
+    private List<Exchange> sendRound(Iterable<Deque<Map<String, Object>>> runs) throws InterruptedException {
+        List<Exchange> round = new ArrayList<>();
+        for (Deque<Map<String, Object>> run : runs) {
+            Exchange exchange = endpoint.createExchange();
+            exchange.getMessage().setBody(run.peekFirst());
+            round.add(exchange);
+        }
+        CountDownLatch done = new CountDownLatch(round.size());
+        for (Exchange exchange : round) {
+            // asynchronous all the way to the broker client: no thread waits per event
+            template.asyncSend(endpoint, exchange).whenComplete((sent, error) -> {
+                exchange.setProperty(COMPLETED, true);
+                done.countDown();
+            });
+        }
+        done.await(roundTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        return round;
+    }
+
+    private synchronized void ensureStarted() {
+        if (template == null) {
+            endpoint = context.getEndpoint(publishUri);
+            template = context.createProducerTemplate();
+        }
+    }
+
+    private static String id(Map<String, Object> row) {
+        return row.get("id").toString();
+    }
+
+    @Override
+    protected void doStop() {
+        ServiceHelper.stopService(template);
+    }
+}
