@@ -11,11 +11,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 import io.outboxrelay.support.EmbeddedArtemis;
 import io.outboxrelay.support.KafkaBroker;
 import io.outboxrelay.support.RelayProcess;
+import sun.misc.Signal;
 
 /**
  * The quick start ({@code ./quickstart}): a real Kafka broker (KRaft, child JVM, 127.0.0.1) or, with --jms, an
@@ -33,7 +33,6 @@ public final class QuickStart {
     private final Map<String, String> options;
     private final PrintStream out = System.out;
     private volatile boolean stopRequested;
-    private final CountDownLatch finished = new CountDownLatch(1);
 
     private QuickStart(Map<String, String> options) {
         this.options = options;
@@ -51,6 +50,8 @@ public final class QuickStart {
             }
         }
         new QuickStart(options).run();
+        // broker clients may leave non-daemon threads behind
+        System.exit(0);
     }
 
     private void run() throws Exception {
@@ -61,15 +62,10 @@ public final class QuickStart {
         int poisonEvery = jms ? 0 : Integer.parseInt(options.getOrDefault("poison-every", "15"));
         long seconds = Long.parseLong(options.getOrDefault("seconds", "0"));
 
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            // Ctrl-C: the main loop notices within a quarter second and stops what it started
-            stopRequested = true;
-            try {
-                finished.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }));
+        // Ctrl-C (or SIGTERM): the main loop notices within a quarter second and stops what it started. Handled
+        // explicitly, so it also works where the shell started us with SIGINT ignored.
+        Signal.handle(new Signal("INT"), signal -> stopRequested = true);
+        Signal.handle(new Signal("TERM"), signal -> stopRequested = true);
 
         out.println("Outbox relay quick start");
         recreateDatabase(database);
@@ -145,29 +141,28 @@ public final class QuickStart {
             }
             screen.finish();
         } finally {
-            try {
-                stopAll(relay, kafka, artemis);
-                out.println("Stopped. The demo database " + database + " is left for you to look at.");
-            } finally {
-                finished.countDown();
-            }
+            stopAll(relay, kafka, artemis);
+            out.println("Stopped. The demo database " + database + " is left for you to look at.");
         }
     }
 
+    /** Stops the relay (gracefully, forcibly after 40 s), then the broker, whatever happens to either. */
     private static void stopAll(RelayProcess relay, KafkaBroker kafka, EmbeddedArtemis artemis) throws Exception {
-        if (relay != null) {
-            relay.terminate();
-            try {
+        try {
+            if (relay != null) {
+                relay.terminate();
                 relay.waitForExit(Duration.ofSeconds(40));
-            } finally {
+            }
+        } finally {
+            if (relay != null) {
                 relay.close();
             }
-        }
-        if (kafka != null) {
-            kafka.close();
-        }
-        if (artemis != null) {
-            artemis.close();
+            if (kafka != null) {
+                kafka.close();
+            }
+            if (artemis != null) {
+                artemis.close();
+            }
         }
     }
 

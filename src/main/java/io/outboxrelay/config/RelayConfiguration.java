@@ -10,6 +10,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.outboxrelay.claim.ClaimGate;
+import io.outboxrelay.claim.ClaimScheduler;
+import io.outboxrelay.claim.InsertListener;
 import io.outboxrelay.claim.LeaseRelease;
 import io.outboxrelay.failure.FailureDescription;
 import io.outboxrelay.health.BrokerHealthCheck;
@@ -69,6 +71,9 @@ public class RelayConfiguration extends MainListenerSupport {
                 BrokerProbe.forScheme(settings.endpointScheme(), context, jms), Clock.systemUTC());
         registry.bind("brokerOutage", brokerOutage);
         registry.bind("claimGate", new ClaimGate(schema, brokerOutage));
+        ClaimScheduler claimScheduler = new ClaimScheduler(settings.pollDelayMs());
+        registry.bind("claimScheduler", claimScheduler);
+        addService(context, new InsertListener(dataSource, settings.table(), claimScheduler::wakeUp));
         registry.bind("brokerHealthCheck", new BrokerHealthCheck(brokerOutage));
 
         registry.bind("relayMetrics", new RelayMetrics(meterRegistry(registry)));
@@ -99,6 +104,15 @@ public class RelayConfiguration extends MainListenerSupport {
         properties.addOverrideProperty("outbox.retention", settings.retention().toString());
         properties.addOverrideProperty("outbox.retention.batch-size", Integer.toString(settings.retentionBatchSize()));
         properties.addOverrideProperty("outbox.instance-id", settings.instanceId());
+    }
+
+    private static void addService(CamelContext context, Object service) {
+        try {
+            // stopped with the context
+            context.addService(service, true, true);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start " + service, e);
+        }
     }
 
     /** The registry camel-micrometer-prometheus scrapes at /observe/metrics (it may have bound it already). */

@@ -87,7 +87,10 @@ class QuickStartIT {
 
     private static Process start(String database, String... extra) throws Exception {
         Path log = Files.createTempFile(Files.createDirectories(Path.of("target", "relay-logs")), "quickstart-", ".log");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // started as a terminal starts it: with SIGINT at its default disposition (a JVM started with SIGINT
+        // ignored, as background jobs are, cannot handle Ctrl-C at all)
+        List<String> command = new ArrayList<>(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die $!",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dkafka.broker.classpath.file=" + System.getProperty("kafka.broker.classpath.file"),
                 "-Drelay.jar=" + System.getProperty("relay.jar"),
                 "-cp", System.getProperty("java.class.path"), QuickStart.class.getName(),
