@@ -6,6 +6,8 @@ import java.sql.SQLException;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.outboxrelay.support.Payloads;
+
 /**
  * The application side of the quick start: each order is a row in the service's own table plus its event in the
  * outbox, written in ONE transaction. Every {@code poisonEvery}-th order carries a payload too large for its topic,
@@ -45,7 +47,7 @@ final class DemoWriter {
         double total = Math.round(ThreadLocalRandom.current().nextDouble(5, 500) * 100) / 100.0;
         boolean poison = poisonEvery > 0 && n % poisonEvery == 0;
         String payload = String.format(Locale.ROOT, "{\"orderId\": \"%s\", \"customer\": \"%s\", \"total\": %.2f%s}",
-                orderId, customer, total, poison ? ", \"attachment\": \"" + "x".repeat(100_000) + "\"" : "");
+                orderId, customer, total, poison ? ", \"attachment\": " + Payloads.tooBig(200_000) : "");
         try (PreparedStatement order = connection.prepareStatement(
                 "INSERT INTO orders (id, customer, total) VALUES (?, ?, ?)");
                 PreparedStatement event = connection.prepareStatement(
@@ -64,7 +66,7 @@ final class DemoWriter {
         }
         written = n;
         return String.format(Locale.ROOT, "wrote      %s  OrderPlaced  %-8s %7.2f%s", orderId, customer, total,
-                poison ? "  (100 KB payload: the broker will reject it)" : "");
+                poison ? "  (200 KB payload: the broker will reject it)" : "");
     }
 
     /** Sends a published event again, as a relay that crashed before marking it would: the inbox must drop it. */

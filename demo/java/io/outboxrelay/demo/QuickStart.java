@@ -93,7 +93,7 @@ public final class QuickStart {
             } else {
                 kafka = KafkaBroker.start();
                 // a topic limit the demo's oversized orders break, to show the failure path
-                kafka.createTopic("outbox.event.order", 3, Map.of("max.message.bytes", "65536"));
+                kafka.createTopic("outbox.event.order", 3, Map.of("max.message.bytes", "131072"));
                 env.put("CAMEL_COMPONENT_KAFKA_BROKERS", kafka.bootstrapServers());
                 topicHint = "outbox.event.order";
                 out.println("  Kafka       " + kafka.bootstrapServers() + "   (KRaft, started by the demo from Maven artifacts)");

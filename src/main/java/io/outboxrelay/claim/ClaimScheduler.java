@@ -14,6 +14,8 @@ import org.apache.camel.support.service.ServiceSupport;
  */
 public class ClaimScheduler extends ServiceSupport implements ScheduledPollConsumerScheduler {
 
+    private static final long INITIAL_DELAY_MILLIS = 1_000;
+
     private final long intervalMillis;
     private final Object lock = new Object();
     private boolean wakeUpPending;
@@ -63,26 +65,31 @@ public class ClaimScheduler extends ServiceSupport implements ScheduledPollConsu
     }
 
     private void loop() {
-        while (isRunAllowed() && !Thread.currentThread().isInterrupted()) {
-            Runnable poll = task;
-            if (poll != null) {
-                poll.run();
-            }
-            synchronized (lock) {
-                try {
-                    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(intervalMillis);
-                    while (!wakeUpPending && isRunAllowed()) {
-                        long left = deadline - System.nanoTime();
-                        if (left <= 0) {
-                            break;
-                        }
-                        TimeUnit.NANOSECONDS.timedWait(lock, left);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+        try {
+            // like Camel's own scheduler, the first poll waits: the consumer finishes starting after its scheduler
+            Thread.sleep(INITIAL_DELAY_MILLIS);
+            while (isRunAllowed()) {
+                Runnable poll = task;
+                if (poll != null) {
+                    poll.run();
                 }
-                wakeUpPending = false;
+                awaitWakeUp();
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Returns on {@link #wakeUp()} or after the poll interval. */
+    private void awaitWakeUp() throws InterruptedException {
+        synchronized (lock) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(intervalMillis);
+            long left = deadline - System.nanoTime();
+            while (!wakeUpPending && isRunAllowed() && left > 0) {
+                TimeUnit.NANOSECONDS.timedWait(lock, left);
+                left = deadline - System.nanoTime();
+            }
+            wakeUpPending = false;
         }
     }
 

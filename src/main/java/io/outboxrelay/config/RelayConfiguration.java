@@ -77,7 +77,7 @@ public class RelayConfiguration extends MainListenerSupport {
         registry.bind("brokerHealthCheck", new BrokerHealthCheck(brokerOutage));
 
         registry.bind("relayMetrics", new RelayMetrics(meterRegistry(registry)));
-        registry.bind("databaseHealthCheck", new DatabaseHealthCheck(dataSource));
+        registry.bind("databaseHealthCheck", new DatabaseHealthCheck(dataSource, schema));
 
         OutboxSql.bind(context);
         registry.bind("leaseRelease", new LeaseRelease(dataSource, OutboxSql.resolved(context, "release-leases")));

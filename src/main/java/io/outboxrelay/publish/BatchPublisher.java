@@ -10,14 +10,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.impl.engine.DefaultProducerTemplate;
 import org.apache.camel.support.service.ServiceHelper;
 import org.apache.camel.support.service.ServiceSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Publishes one claimed batch through the outbox-publish route, in rounds: round n sends the n-th claimed event of
@@ -32,11 +37,14 @@ public class BatchPublisher extends ServiceSupport {
     public static final String PUBLISHED = "outboxPublished";
     private static final String COMPLETED = "outboxSendCompleted";
 
+    private static final Logger LOG = LoggerFactory.getLogger(BatchPublisher.class);
+
     private final CamelContext context;
     private final String publishUri;
     private final BrokerOutage brokerOutage;
     private final Duration roundTimeout;
     private ProducerTemplate template;
+    private ExecutorService dispatcher;
     private Endpoint endpoint;
 
     public BatchPublisher(CamelContext context, String publishUri, BrokerOutage brokerOutage, Duration roundTimeout) {
@@ -106,14 +114,30 @@ public class BatchPublisher extends ServiceSupport {
                 done.countDown();
             });
         }
-        done.await(roundTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (!done.await(roundTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            Exchange stuck = round.stream().filter(e -> !e.getProperty(COMPLETED, false, Boolean.class)).findFirst()
+                    .orElseThrow();
+            LOG.warn("{} of {} sends unanswered after {}; they are left to their lease. First: {} at {}",
+                    done.getCount(), round.size(), roundTimeout, stuck.getExchangeId(),
+                    stuck.getExchangeExtension().getHistoryNodeId());
+        }
         return round;
     }
 
     private synchronized void ensureStarted() {
         if (template == null) {
             endpoint = context.getEndpoint(publishUri);
-            template = context.createProducerTemplate();
+            DefaultProducerTemplate producerTemplate = new DefaultProducerTemplate(context);
+            // the hand-over to the non-blocking producer is quick: two threads and an unbounded queue take a whole
+            // round (Camel's default pool queues 1,000 tasks at most)
+            dispatcher = Executors.newFixedThreadPool(2, r -> {
+                Thread t = new Thread(r, "outbox-publish-dispatch");
+                t.setDaemon(true);
+                return t;
+            });
+            producerTemplate.setExecutorService(dispatcher);
+            producerTemplate.start();
+            template = producerTemplate;
         }
     }
 
@@ -124,5 +148,8 @@ public class BatchPublisher extends ServiceSupport {
     @Override
     protected void doStop() {
         ServiceHelper.stopService(template);
+        if (dispatcher != null) {
+            dispatcher.shutdown();
+        }
     }
 }

@@ -38,6 +38,11 @@ public class SchemaMigration {
         this.flyway = config.load();
     }
 
+    /** @return true once the migrations are applied (or migration is turned off), without trying */
+    public boolean isMigrated() {
+        return ready;
+    }
+
     /** @return true once the migrations are applied (or migration is turned off); tries again while it is not */
     public boolean isReady() {
         if (!ready) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
+import io.outboxrelay.support.Payloads;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
@@ -28,7 +29,7 @@ class FailedBlocksKeyTest {
     @ValueSource(booleans = {false, true})
     void laterEventsOfAFailedKey(boolean failedBlocksKey) throws Exception {
         String type = "fbk" + UUID.randomUUID().toString().substring(0, 8);
-        SharedKafka.broker().createTopic("outbox.event." + type, 1, Map.of("max.message.bytes", "16384"));
+        SharedKafka.broker().createTopic("outbox.event." + type, 1, Map.of("max.message.bytes", "131072"));
         try (TestDatabase db = TestDatabase.create()) {
             Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
                     SharedKafka.broker().bootstrapServers());
@@ -36,7 +37,7 @@ class FailedBlocksKeyTest {
             settings.put("outbox.failed-blocks-key", Boolean.toString(failedBlocksKey));
             settings.put("outbox.metrics.refresh-ms", "200");
             try (RelayInstance relay = RelayInstance.start(settings)) {
-                UUID poison = insert(db, type, "k", "{\"blob\": \"" + "x".repeat(40000) + "\"}");
+                UUID poison = insert(db, type, "k", Payloads.tooBig(200_000));
                 UUID next = insert(db, type, "k", "{}");
                 await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(status(db, poison)));
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.outboxrelay.support.Payloads;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
@@ -44,7 +45,7 @@ class FailureBookkeepingTest {
     @BeforeAll
     static void start() throws Exception {
         db = TestDatabase.create();
-        SharedKafka.broker().createTopic(TOPIC, 3, Map.of("max.message.bytes", "16384"));
+        SharedKafka.broker().createTopic(TOPIC, 3, Map.of("max.message.bytes", "131072"));
         Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
                 SharedKafka.broker().bootstrapServers());
         settings.put("outbox.max-attempts", Integer.toString(MAX_ATTEMPTS));
@@ -74,7 +75,7 @@ class FailureBookkeepingTest {
 
     @Test
     void rejectedEventIsRetriedCountedThenFailedWhileTheRestIsPublished() throws Exception {
-        String bigPayload = "{\"blob\": \"" + "x".repeat(40000) + "\"}";
+        String bigPayload = Payloads.tooBig(200_000);
         UUID poison = insert("order-poison", bigPayload);
         UUID afterPoison = insert("order-poison", "{\"n\": \"after\"}");
         UUID badHeaders = UUID.randomUUID();

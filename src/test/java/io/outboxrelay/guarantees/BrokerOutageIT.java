@@ -8,6 +8,7 @@ import java.util.UUID;
 import io.outboxrelay.support.ContinuousWriter;
 import io.outboxrelay.support.DeliveryReport;
 import io.outboxrelay.support.KafkaBroker;
+import io.outboxrelay.support.Payloads;
 import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class BrokerOutageIT {
         int outageEvents = rate * 25;
         int port = FaultTestSettings.freePort();
         try (KafkaBroker broker = KafkaBroker.start(); TestDatabase db = TestDatabase.create()) {
-            broker.createTopic("outbox.event." + poisonType, 1, Map.of("max.message.bytes", "16384"));
+            broker.createTopic("outbox.event." + poisonType, 1, Map.of("max.message.bytes", "131072"));
             Map<String, String> env = FaultTestSettings.environment(db, broker.bootstrapServers(), "outage");
             env.put("OUTBOX_MAX_ATTEMPTS", Integer.toString(MAX_ATTEMPTS));
             env.put("OUTBOX_BACKOFF_INITIAL", "PT1S");
@@ -40,7 +41,7 @@ class BrokerOutageIT {
             try (RelayProcess relay = RelayProcess.startJar(env, FaultTestSettings.managementPort(port))) {
                 relay.awaitOutput("(outbox-relay) started", Duration.ofSeconds(60));
                 db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES (?, 'p', 'E', ?::jsonb)",
-                        poisonType, "{\"blob\": \"" + "x".repeat(40_000) + "\"}");
+                        poisonType, Payloads.tooBig(200_000));
                 try (ContinuousWriter writer = new ContinuousWriter(db, type, 200, rate, Integer.MAX_VALUE)) {
                     await().atMost(Duration.ofSeconds(60)).until(() -> FaultTestSettings.published(db) >= rate * 3);
                     await().atMost(Duration.ofSeconds(60)).until(() -> FaultTestSettings.readiness(port) == 200);

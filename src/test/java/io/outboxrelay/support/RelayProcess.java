@@ -102,6 +102,10 @@ public final class RelayProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    public long pid() {
+        return process.pid();
+    }
+
     public Path logFile() {
         return output;
     }

@@ -1,0 +1,126 @@
+package io.outboxrelay.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import io.outboxrelay.support.KafkaBroker;
+import io.outboxrelay.support.RelayProcess;
+import io.outboxrelay.support.TestDatabase;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** What the scenarios share: the broker, databases with an outbox, relay processes and their /proc figures. */
+final class BenchEnvironment {
+
+    static final int KEYS = 1_000;
+    static final String[] TYPES = {"order", "customer", "invoice"};
+
+    final KafkaBroker kafka;
+
+    BenchEnvironment(KafkaBroker kafka) {
+        this.kafka = kafka;
+    }
+
+    /** A fresh database with the relay's schema (applied by starting and stopping a relay once). */
+    TestDatabase databaseWithSchema() {
+        TestDatabase db = TestDatabase.create();
+        RelayProcess relay = startRelay(db, Map.of());
+        stop(relay);
+        return db;
+    }
+
+    RelayProcess startRelay(TestDatabase db, Map<String, String> extra) {
+        Map<String, String> env = new HashMap<>(extra);
+        env.put("OUTBOX_DB_URL", db.url());
+        env.put("CAMEL_COMPONENT_KAFKA_BROKERS", kafka.bootstrapServers());
+        env.put("OUTBOX_ROUTES_DIR", "target/no-extra-routes");
+        RelayProcess relay = RelayProcess.startJar(env, "-Dcamel.management.port=0");
+        relay.awaitOutput("(outbox-relay) started", Duration.ofSeconds(120));
+        return relay;
+    }
+
+    static void stop(RelayProcess relay) {
+        relay.terminate();
+        relay.waitForExit(Duration.ofSeconds(60));
+        relay.close();
+    }
+
+    /** Topics per aggregate type of a run, timestamped by the broker at append (≈ acknowledgement) time. */
+    String[] createTopics(String prefix) {
+        String[] types = new String[TYPES.length];
+        for (int i = 0; i < TYPES.length; i++) {
+            types[i] = prefix + TYPES[i];
+            kafka.createTopic("outbox.event." + types[i], 3, Map.of("message.timestamp.type", "LogAppendTime"));
+        }
+        return types;
+    }
+
+    /** Inserts events of about 300 bytes of JSON, round-robin over 1,000 keys and the given aggregate types. */
+    static void insertEvents(TestDatabase db, String[] types, int events) {
+        db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+                + "SELECT (?::text[])[1 + n % 3], 'key-' || (n % " + KEYS + "), 'Updated', jsonb_build_object("
+                + "'id', n, 'customer', 'customer-' || (n % 977), 'status', 'CONFIRMED', 'currency', 'EUR', "
+                + "'total', round((n % 10000) / 7.0, 2), 'lines', jsonb_build_array("
+                + "jsonb_build_object('sku', 'SKU-' || (n % 311), 'qty', 1 + n % 5, 'price', 19.99), "
+                + "jsonb_build_object('sku', 'SKU-' || (n % 173), 'qty', 2, 'price', 5.5)), "
+                + "'note', repeat('x', 90)) FROM generate_series(1, ?) AS n",
+                (Object) types, events);
+        db.update("ANALYZE outbox");
+    }
+
+    long recordsIn(String[] types) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+            for (String type : types) {
+                String topic = "outbox.event." + type;
+                admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions()
+                        .forEach(p -> request.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+            }
+            return admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).values().stream()
+                    .mapToLong(info -> info.offset()).sum();
+        }
+    }
+
+    /** The producer settings the relay itself uses (application.properties), for the raw limit and the baseline. */
+    KafkaProducer<String, byte[]> producer() {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, RelaySettingsFile.get("camel.component.kafka.linger-ms", "0"));
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"));
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, RelaySettingsFile.get("camel.component.kafka.compression-codec", "none"));
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        return new KafkaProducer<>(p);
+    }
+
+    /** CPU seconds (user + system) the process has used so far. */
+    static double cpuSeconds(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return ticks / 100.0;
+    }
+
+    /** Peak resident set size of the process, in MB. */
+    static double peakRssMb(long pid) throws Exception {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+            if (line.startsWith("VmHWM:")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) / 1024.0;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,156 @@
+package io.outboxrelay.bench;
+
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.outboxrelay.support.KafkaBroker;
+
+/**
+ * The benchmark suite ({@code bench/run}): limits (raw Kafka producer, raw claim + mark), the naive baseline, drain,
+ * steady and idle, each {@code --runs} times, against a real Kafka broker and the packaged relay. Appends one JSON
+ * line per result to docs/benchmarks.jsonl and a section per run to docs/BENCHMARKS.md. Not a test: nothing here
+ * passes or fails.
+ *
+ * Options: --runs N (2), --events N (200000), --naive-events N (50000), --steady-rate N (2000),
+ * --steady-seconds N (60), --idle-seconds N (60), --only drain,steady,... (all).
+ */
+public final class Benchmarks {
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            o.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        int runs = Integer.parseInt(o.getOrDefault("runs", "2"));
+        int events = Integer.parseInt(o.getOrDefault("events", "200000"));
+        int naiveEvents = Integer.parseInt(o.getOrDefault("naive-events", "50000"));
+        int steadyRate = Integer.parseInt(o.getOrDefault("steady-rate", "2000"));
+        int steadySeconds = Integer.parseInt(o.getOrDefault("steady-seconds", "60"));
+        int idleSeconds = Integer.parseInt(o.getOrDefault("idle-seconds", "60"));
+        List<String> only = List.of(o.getOrDefault("only", "limits,naive,drain,steady,idle").split(","));
+
+        String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+        List<Map<String, Object>> results = new ArrayList<>();
+        try (KafkaBroker kafka = KafkaBroker.start()) {
+            Scenarios scenarios = new Scenarios(new BenchEnvironment(kafka));
+            for (int run = 1; run <= runs; run++) {
+                if (only.contains("limits")) {
+                    record(results, run, scenarios.kafkaLimit(events));
+                    record(results, run, scenarios.databaseLimit(events));
+                }
+                if (only.contains("naive")) {
+                    record(results, run, scenarios.naive(naiveEvents));
+                }
+                if (only.contains("drain")) {
+                    record(results, run, scenarios.drain(events));
+                }
+                if (only.contains("steady")) {
+                    record(results, run, scenarios.steady(steadyRate, steadySeconds));
+                }
+                if (only.contains("idle")) {
+                    record(results, run, scenarios.idle(idleSeconds));
+                }
+            }
+        }
+        write(started, o, results);
+        System.exit(0);
+    }
+
+    private static void record(List<Map<String, Object>> results, int run, Map<String, Object> result) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("run", run);
+        r.putAll(result);
+        results.add(r);
+        System.out.println(r);
+    }
+
+    private static void write(String started, Map<String, String> options, List<Map<String, Object>> results)
+            throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Path docs = Files.createDirectories(Path.of("docs"));
+        String machine = machine();
+        StringBuilder lines = new StringBuilder();
+        for (Map<String, Object> r : results) {
+            Map<String, Object> line = new LinkedHashMap<>();
+            line.put("date", started);
+            line.put("machine", machine);
+            line.putAll(r);
+            lines.append(json.writeValueAsString(line)).append('\n');
+        }
+        Files.writeString(docs.resolve("benchmarks.jsonl"), lines, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+
+        StringBuilder md = new StringBuilder();
+        md.append("\n## Run of ").append(started).append("\n\n");
+        md.append("Machine: ").append(machine).append(". Options: ").append(options.isEmpty() ? "defaults" : options)
+                .append(". Relay settings: batch-size ").append(RelaySettingsFile.get("outbox.batch-size", "?"))
+                .append(", claim.run-length ").append(RelaySettingsFile.get("outbox.claim.run-length", "?"))
+                .append(", kafka linger-ms ").append(RelaySettingsFile.get("camel.component.kafka.linger-ms", "0"))
+                .append(", producer-batch-size ").append(RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"))
+                .append(", compression ").append(RelaySettingsFile.get("camel.component.kafka.compression-codec", "none"))
+                .append(".\n\n");
+        Map<String, List<Map<String, Object>>> byScenario = results.stream()
+                .collect(Collectors.groupingBy(r -> (String) r.get("scenario"), LinkedHashMap::new, Collectors.toList()));
+        for (Map.Entry<String, List<Map<String, Object>>> group : byScenario.entrySet()) {
+            List<String> columns = new ArrayList<>(group.getValue().get(0).keySet());
+            columns.remove("scenario");
+            md.append("**").append(group.getKey()).append("**\n\n| ").append(String.join(" | ", columns)).append(" |\n|");
+            columns.forEach(c -> md.append("---|"));
+            md.append('\n');
+            for (Map<String, Object> r : group.getValue()) {
+                md.append("| ").append(columns.stream().map(c -> String.valueOf(r.get(c))).collect(Collectors.joining(" | ")))
+                        .append(" |\n");
+            }
+            md.append('\n');
+        }
+        md.append(ratios(results));
+        Path report = docs.resolve("BENCHMARKS.md");
+        if (!Files.exists(report)) {
+            Files.writeString(report, "# Benchmarks\n\nWritten by `bench/run`; newest run last.\n");
+        }
+        Files.writeString(report, md, StandardOpenOption.APPEND);
+    }
+
+    /** Per run: relay drain vs. the lower raw limit and vs. the naive loop. */
+    private static String ratios(List<Map<String, Object>> results) {
+        StringBuilder md = new StringBuilder();
+        Map<Object, Map<String, Long>> rates = new LinkedHashMap<>();
+        for (Map<String, Object> r : results) {
+            if (r.get("events_per_s") instanceof Number rate) {
+                rates.computeIfAbsent(r.get("run"), k -> new HashMap<>()).put((String) r.get("scenario"), rate.longValue());
+            }
+        }
+        for (Map.Entry<Object, Map<String, Long>> run : rates.entrySet()) {
+            Map<String, Long> r = run.getValue();
+            if (r.containsKey("drain") && r.containsKey("limit_kafka") && r.containsKey("limit_postgres")) {
+                long limit = Math.min(r.get("limit_kafka"), r.get("limit_postgres"));
+                md.append(String.format("Run %s: relay drain %,d events/s = %.0f%% of the lower raw limit (%,d/s)",
+                        run.getKey(), r.get("drain"), 100.0 * r.get("drain") / limit, limit));
+                if (r.containsKey("naive")) {
+                    md.append(String.format("; %.1f× the naive loop (%,d/s)", (double) r.get("drain") / r.get("naive"),
+                            r.get("naive")));
+                }
+                md.append(".\n\n");
+            }
+        }
+        return md.toString();
+    }
+
+    private static String machine() throws Exception {
+        long memKb = Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal"))
+                .map(l -> Long.parseLong(l.replaceAll("\\D", ""))).findFirst().orElse(0L);
+        return String.format("%s, %d cores, %d GiB, Java %s", InetAddress.getLocalHost().getHostName(),
+                Runtime.getRuntime().availableProcessors(), Math.round(memKb / 1024.0 / 1024.0),
+                System.getProperty("java.version"));
+    }
+}
