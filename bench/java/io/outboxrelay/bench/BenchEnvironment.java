@@ -92,13 +92,18 @@ final class BenchEnvironment {
         }
     }
 
-    /** The producer settings the relay itself uses (application.properties), for the raw limit and the baseline. */
+    /** The producer settings the relay itself uses (application.properties), for the raw limit. */
     KafkaProducer<String, byte[]> producer() {
+        return producer(RelaySettingsFile.get("camel.component.kafka.linger-ms", "0"));
+    }
+
+    /** A producer with the relay's settings but the given linger.ms (the naive baseline sends one record at a time). */
+    KafkaProducer<String, byte[]> producer(String lingerMs) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, RelaySettingsFile.get("camel.component.kafka.linger-ms", "0"));
+        p.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"));
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, RelaySettingsFile.get("camel.component.kafka.compression-codec", "none"));
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());

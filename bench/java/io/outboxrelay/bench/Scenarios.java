@@ -277,7 +277,7 @@ final class Scenarios {
      * each row on its own, commit.
      */
     Map<String, Object> naive(int events) throws Exception {
-        try (TestDatabase db = env.databaseWithSchema(); KafkaProducer<String, byte[]> producer = env.producer()) {
+        try (TestDatabase db = env.databaseWithSchema(); KafkaProducer<String, byte[]> producer = env.producer("0")) {
             String[] types = env.createTopics("naive" + suffix());
             BenchEnvironment.insertEvents(db, types, events);
             int sent = 0;

@@ -40,37 +40,13 @@ final class DemoScreen {
 
     /** Prints what happened since the last refresh, then the status line. */
     void refresh(int written) throws SQLException {
-        try (PreparedStatement st = connection.prepareStatement(
-                "SELECT aggregate_id, id::text AS id, published_at FROM outbox WHERE status = 'PUBLISHED' "
-                        + "AND published_at > ? ORDER BY published_at, seq")) {
-            st.setTimestamp(1, lastPublished);
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    line(String.format("published  %s  key=%s  ce_id=%s", topicHint, rs.getString(1), rs.getString(2)));
-                    lastPublished = rs.getTimestamp(3);
-                }
-            }
-        }
-        try (PreparedStatement st = connection.prepareStatement(
-                "SELECT order_id, received_at FROM received_orders WHERE received_at > ? ORDER BY received_at")) {
-            st.setTimestamp(1, lastReceived);
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    line("consumed   " + rs.getString(1) + "  once, by the example consumer route");
-                    lastReceived = rs.getTimestamp(2);
-                }
-            }
-        }
-        try (PreparedStatement st = connection.prepareStatement(
-                "SELECT order_id, dropped_at FROM inbox_duplicates WHERE dropped_at > ? ORDER BY dropped_at")) {
-            st.setTimestamp(1, lastDropped);
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    line("dropped    duplicate of " + rs.getString(1) + "  by the consumer's inbox (same ce_id)");
-                    lastDropped = rs.getTimestamp(2);
-                }
-            }
-        }
+        lastPublished = since("SELECT published_at, aggregate_id, id::text FROM outbox WHERE status = 'PUBLISHED' "
+                + "AND published_at > ? ORDER BY published_at, seq", lastPublished,
+                rs -> String.format("published  %s  key=%s  ce_id=%s", topicHint, rs.getString(2), rs.getString(3)));
+        lastReceived = since("SELECT received_at, order_id FROM received_orders WHERE received_at > ? ORDER BY received_at",
+                lastReceived, rs -> "consumed   " + rs.getString(2) + "  once, by the example consumer route");
+        lastDropped = since("SELECT dropped_at, order_id FROM inbox_duplicates WHERE dropped_at > ? ORDER BY dropped_at",
+                lastDropped, rs -> "dropped    duplicate of " + rs.getString(2) + "  by the consumer's inbox (same ce_id)");
         try (PreparedStatement st = connection.prepareStatement(
                 "SELECT aggregate_id, attempts, status, last_error FROM outbox WHERE attempts > 0 AND status <> 'PUBLISHED'");
                 ResultSet rs = st.executeQuery()) {
@@ -87,6 +63,25 @@ final class DemoScreen {
             }
         }
         status(written);
+    }
+
+    /** A line per row newer than {@code after} (column 1 is the row's time); returns the newest time shown. */
+    private Timestamp since(String sql, Timestamp after, RowLine describe) throws SQLException {
+        Timestamp newest = after;
+        try (PreparedStatement st = connection.prepareStatement(sql)) {
+            st.setTimestamp(1, after);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    line(describe.of(rs));
+                    newest = rs.getTimestamp(1);
+                }
+            }
+        }
+        return newest;
+    }
+
+    private interface RowLine {
+        String of(ResultSet row) throws SQLException;
     }
 
     private void status(int written) throws SQLException {
