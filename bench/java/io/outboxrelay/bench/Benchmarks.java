@@ -94,6 +94,7 @@ public final class Benchmarks {
         md.append("\n## Run of ").append(started).append("\n\n");
         md.append("Machine: ").append(machine).append(". Options: ").append(options.isEmpty() ? "defaults" : options)
                 .append(". Relay settings: batch-size ").append(RelaySettingsFile.get("outbox.batch-size", "?"))
+                .append(", poll-delay-ms ").append(RelaySettingsFile.get("outbox.poll-delay-ms", "?"))
                 .append(", claim.run-length ").append(RelaySettingsFile.get("outbox.claim.run-length", "?"))
                 .append(", kafka linger-ms ").append(RelaySettingsFile.get("camel.component.kafka.linger-ms", "0"))
                 .append(", producer-batch-size ").append(RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"))
