@@ -28,7 +28,7 @@ public final class OutboxRelay {
     }
 
     public static void main(String[] args) {
-        int exitCode;
+        int exitCode = EXIT_FAILED;
         try {
             Main main = createMain();
             stopGracefullyOn(main, "TERM");
@@ -44,10 +44,13 @@ public final class OutboxRelay {
                 for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
                     System.err.println("  caused by: " + cause);
                 }
-                exitCode = EXIT_FAILED;
             }
+        } catch (Error e) {
+            System.err.println("outbox-relay: stopped by " + e);
+        } finally {
+            // always end the process: non-daemon threads (the HTTP server) would otherwise keep a failed relay alive
+            System.exit(exitCode);
         }
-        System.exit(exitCode);
     }
 
     /**
