@@ -212,11 +212,7 @@ final class Scenarios {
             }
             producer.flush();
             last.get();
-            double seconds = (System.nanoTime() - start) / 1e9;
-            Map<String, Object> r = result("limit_kafka");
-            r.put("events", events);
-            r.put("events_per_s", Math.round(events / seconds));
-            return r;
+            return rate("limit_kafka", events, start);
         }
     }
 
@@ -246,11 +242,7 @@ final class Scenarios {
                     markPs.executeUpdate();
                 }
             }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            Map<String, Object> r = result("limit_postgres");
-            r.put("events", claimed);
-            r.put("events_per_s", Math.round(claimed / seconds));
-            return r;
+            return rate("limit_postgres", claimed, start);
         }
     }
 
@@ -307,12 +299,17 @@ final class Scenarios {
                     }
                 }
             }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            Map<String, Object> r = result("naive");
-            r.put("events", sent);
-            r.put("events_per_s", Math.round(sent / seconds));
-            return r;
+            return rate("naive", sent, start);
         }
+    }
+
+    /** A throughput result: events handled since {@code startNanos}, per second. */
+    private static Map<String, Object> rate(String scenario, long events, long startNanos) {
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        Map<String, Object> r = result(scenario);
+        r.put("events", events);
+        r.put("events_per_s", Math.round(events / seconds));
+        return r;
     }
 
     private static Map<String, Object> result(String scenario) {

@@ -83,8 +83,11 @@ public class RelayConfiguration extends MainListenerSupport {
         registry.bind("leaseRelease", new LeaseRelease(dataSource, OutboxSql.resolved(context, "release-leases")));
         registry.bind("outboxEventMapper",
                 new OutboxEventMapper(settings.source(), "kafka".equals(settings.endpointScheme())));
-        registry.bind("batchPublisher",
-                new BatchPublisher(context, "direct:outbox-publish", brokerOutage, settings.lease()));
+        BatchPublisher batchPublisher =
+                new BatchPublisher(context, "direct:outbox-publish", brokerOutage, settings.lease());
+        registry.bind("batchPublisher", batchPublisher);
+        // stopped with the context: its producer template and hand-over threads
+        addService(context, batchPublisher);
         registry.bind("failureDescription", new FailureDescription());
     }
 
