@@ -2,6 +2,7 @@ package io.outboxrelay.metrics;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -11,12 +12,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * The relay's own meters, beside Camel's route metrics. Prometheus names: outbox_events_published_total,
- * outbox_publish_failures_total, outbox_events_failed_total, outbox_backlog_events, outbox_failed_events,
+ * The relay's own meters, beside Camel's route metrics. Prometheus names: outbox_claims_total,
+ * outbox_events_claimed_total, outbox_events_published_total, outbox_publish_failures_total, outbox_events_failed_total, outbox_backlog_events, outbox_failed_events,
  * outbox_oldest_pending_age_seconds, outbox_keys_held_back and the outbox_commit_to_ack_seconds histogram.
  */
 public class RelayMetrics {
 
+    private final Counter claims;
+    private final Counter claimed;
     private final Counter published;
     private final Counter publishFailures;
     private final Counter eventsFailed;
@@ -27,6 +30,10 @@ public class RelayMetrics {
     private final AtomicLong keysHeldBack = new AtomicLong();
 
     public RelayMetrics(MeterRegistry registry) {
+        claims = Counter.builder("outbox.claims")
+                .description("Claim statements that returned rows").register(registry);
+        claimed = Counter.builder("outbox.events.claimed")
+                .description("Events claimed (a released event that is claimed again counts again)").register(registry);
         published = Counter.builder("outbox.events.published")
                 .description("Events the broker acknowledged").register(registry);
         publishFailures = Counter.builder("outbox.publish.failures")
@@ -48,6 +55,12 @@ public class RelayMetrics {
         Gauge.builder("outbox.keys.held.back", keysHeldBack, AtomicLong::get)
                 .description("Keys whose later events wait behind an event being retried (or FAILED, when it blocks)")
                 .register(registry);
+    }
+
+    /** @param batch the rows one claim statement returned; the body passes through unchanged */
+    public void claimed(List<?> batch) {
+        claims.increment();
+        claimed.increment(batch.size());
     }
 
     public void published(Instant createdAt) {

@@ -48,6 +48,11 @@ class OperatingEndpointsTest {
                     String metrics = get(base + "/observe/metrics");
                     assertTrue(metrics.contains("\noutbox_events_published_total 5.0\n"), metrics);
                     assertTrue(metrics.contains("\noutbox_events_failed_total 1.0\n"), metrics);
+                    // the five good events and the bad one were claimed (a retried event counts again)
+                    assertTrue(metrics.lines().anyMatch(l -> l.startsWith("outbox_events_claimed_total ")
+                            && Double.parseDouble(l.split(" ")[1]) >= 6), metrics);
+                    assertTrue(metrics.lines().anyMatch(l -> l.startsWith("outbox_claims_total ")
+                            && Double.parseDouble(l.split(" ")[1]) >= 1), metrics);
                     assertTrue(metrics.contains("\noutbox_commit_to_ack_seconds_count 5\n"), metrics);
                     assertTrue(metrics.contains("\noutbox_backlog_events 1.0\n"), metrics);
                     assertTrue(metrics.contains("\noutbox_failed_events 1.0\n"), metrics);
