@@ -16,7 +16,7 @@ import org.apache.camel.main.MainListenerSupport;
 
 /**
  * One relay, run in this JVM exactly as the jar runs it (same Main, application.properties and routes), with some
- * settings overridden. Several instances can run side by side on one table.
+ * settings overridden; or another Camel Main run the same way. Several instances can run side by side on one table.
  */
 public final class RelayInstance implements AutoCloseable {
 
@@ -25,13 +25,13 @@ public final class RelayInstance implements AutoCloseable {
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private final Thread thread;
 
-    private RelayInstance(Map<String, String> settings) {
+    private RelayInstance(Main main, Map<String, String> settings) {
         try {
             managementPort = KafkaBroker.freePort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        main = OutboxRelay.createMain();
+        this.main = main;
         Map<String, String> all = new HashMap<>(settings);
         all.putIfAbsent("camel.management.port", Integer.toString(managementPort));
         all.forEach(main::addOverrideProperty);
@@ -52,7 +52,12 @@ public final class RelayInstance implements AutoCloseable {
     }
 
     public static RelayInstance start(Map<String, String> settings) {
-        RelayInstance relay = new RelayInstance(settings);
+        return start(OutboxRelay.createMain(), settings);
+    }
+
+    /** Runs another Camel Main (e.g. one set up the way Camel K runs the relay's routes) the same way. */
+    public static RelayInstance start(Main main, Map<String, String> settings) {
+        RelayInstance relay = new RelayInstance(main, settings);
         try {
             relay.started.get(60, TimeUnit.SECONDS);
         } catch (Exception e) {

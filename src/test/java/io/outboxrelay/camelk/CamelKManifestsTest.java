@@ -1,0 +1,102 @@
+package io.outboxrelay.camelk;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.ValidationMessage;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Every manifest under deploy/camel-k is a valid Camel K 2.x resource, and they agree with the relay and each other. */
+class CamelKManifestsTest {
+
+    @Test
+    void everyCamelKManifestMatchesItsCrdSchema() {
+        List<String> checked = new ArrayList<>();
+        for (Path manifest : CamelKManifests.all()) {
+            JsonNode resource = CamelKManifests.read(manifest);
+            if (!CamelKManifests.CAMEL_API.equals(resource.path("apiVersion").asText())) {
+                assertEquals("v1", resource.path("apiVersion").asText(), manifest + ": only Camel K and core resources");
+                continue;
+            }
+            Set<ValidationMessage> errors = CamelKManifests.validate(resource);
+            assertTrue(errors.isEmpty(), manifest + ": " + errors);
+            checked.add(resource.path("kind").asText() + " " + resource.path("metadata").path("name").asText());
+        }
+        checked.sort(null);
+        // the relay from sources, the relay as a self-managed image, the Kamelet and its two Pipes
+        assertEquals(List.of("Integration outbox-relay", "Integration outbox-relay", "Kamelet postgresql-outbox-source",
+                "Pipe outbox-to-artemis", "Pipe outbox-to-kafka"), checked);
+    }
+
+    @Test
+    void theValidationCatchesMisspeltFieldsAndWrongTypes() {
+        ObjectNode integration = (ObjectNode) CamelKManifests.read(CamelKManifests.DIRECTORY.resolve("outbox-relay.integration.yaml"));
+        ObjectNode health = (ObjectNode) integration.path("spec").path("traits").path("health");
+        health.set("livenesProbe", health.remove("livenessProbe"));
+        ((ObjectNode) integration.get("spec")).put("replicas", "two");
+
+        Set<String> errors = CamelKManifests.validate(integration).stream()
+                .map(ValidationMessage::getMessage).collect(Collectors.toSet());
+        assertTrue(errors.stream().anyMatch(e -> e.contains("livenesProbe")), errors.toString());
+        assertTrue(errors.stream().anyMatch(e -> e.contains("replicas")), errors.toString());
+    }
+
+    @Test
+    void pipesGiveTheKameletPropertiesItsSchemaAccepts() {
+        JsonNode kamelet = CamelKManifests.read(CamelKManifests.DIRECTORY.resolve("kamelets/postgresql-outbox-source.kamelet.yaml"));
+        assertEquals("source", kamelet.path("metadata").path("labels").path("camel.apache.org/kamelet.type").asText());
+        for (String pipe : List.of("outbox-to-kafka", "outbox-to-artemis")) {
+            JsonNode source = CamelKManifests.read(CamelKManifests.DIRECTORY.resolve("pipes/" + pipe + ".pipe.yaml"))
+                    .path("spec").path("source");
+            assertEquals("postgresql-outbox-source", source.path("ref").path("name").asText());
+            Set<ValidationMessage> errors = CamelKManifests.validateProperties(kamelet, source.path("properties"));
+            assertTrue(errors.isEmpty(), pipe + ": " + errors);
+        }
+        ObjectNode wrong = CamelKManifests.YAML.createObjectNode().put("databaseUrl", "jdbc:postgresql://db/app")
+                .put("batchSize", "many");
+        Set<String> errors = CamelKManifests.validateProperties(kamelet, wrong).stream()
+                .map(ValidationMessage::getMessage).collect(Collectors.toSet());
+        assertTrue(errors.stream().anyMatch(e -> e.contains("username")), "username is required: " + errors);
+        assertTrue(errors.stream().anyMatch(e -> e.contains("batchSize")), "batchSize is an integer: " + errors);
+    }
+
+    @Test
+    void theIntegrationRunsEveryRouteOfTheBundleAndProbesTheManagementPort() throws IOException {
+        JsonNode spec = CamelKManifests.read(CamelKManifests.DIRECTORY.resolve("outbox-relay.integration.yaml")).path("spec");
+        Set<String> sources = new TreeSet<>();
+        for (JsonNode source : spec.path("sources")) {
+            assertEquals(IntegrationSources.ROUTES_CONFIG_MAP, source.path("contentRef").asText());
+            assertEquals(source.path("name").asText(), source.path("contentKey").asText());
+            sources.add(source.path("contentKey").asText());
+        }
+        try (Stream<Path> routes = Files.list(IntegrationSources.ROUTES)) {
+            assertEquals(routes.map(r -> r.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new)), sources,
+                    "the Integration's sources are the bundle's routes");
+        }
+
+        JsonNode traits = spec.path("traits");
+        String managementPort = IntegrationSources.camelTraitProperties(spec).getProperty("camel.management.port");
+        assertEquals(traits.path("container").path("port").asText(), managementPort,
+                "the health trait probes the container port: it must be the relay's management port");
+        assertEquals("/observe/health/live", traits.path("health").path("livenessProbe").asText());
+        assertEquals("/observe/health/ready", traits.path("health").path("readinessProbe").asText());
+        assertTrue(traits.path("prometheus").path("enabled").asBoolean());
+        List<String> dependencies = new ArrayList<>();
+        spec.path("dependencies").forEach(d -> dependencies.add(d.asText()));
+        assertTrue(dependencies.containsAll(List.of("camel:sql", "camel:kafka")), dependencies.toString());
+        assertTrue(dependencies.stream().anyMatch(d -> d.startsWith("mvn:org.postgresql:postgresql:")), dependencies.toString());
+        assertTrue(dependencies.stream().anyMatch(d -> d.startsWith("mvn:io.outboxrelay:outbox-relay:")), dependencies.toString());
+    }
+}
