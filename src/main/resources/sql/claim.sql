@@ -22,6 +22,12 @@ WITH heads AS (
      ORDER BY o.seq
      LIMIT {{outbox.batch-size}}
        FOR UPDATE SKIP LOCKED
+), run_length AS (
+    -- the batch shared out among the heads found: with many keys each brings a short run, so no head reads events
+    -- that the cut below would throw away; with few keys each brings up to outbox.claim.run-length
+    SELECT LEAST({{outbox.claim.run-length}},
+                 CAST(CEIL({{outbox.batch-size}} / CAST(GREATEST(count(*), 1) AS numeric)) AS integer)) AS events
+      FROM heads
 ), runs AS (
     SELECT r.id
       FROM heads h
@@ -33,7 +39,7 @@ WITH heads AS (
                 AND f.seq >= h.seq
                 AND f.status = 'PENDING'
               ORDER BY f.seq
-              LIMIT {{outbox.claim.run-length}}) r
+              LIMIT (SELECT events FROM run_length)) r
      -- cut whole rounds first, so every key keeps a contiguous run from its head
      ORDER BY r.position, r.seq
      LIMIT {{outbox.batch-size}}
