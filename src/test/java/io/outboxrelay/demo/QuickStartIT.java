@@ -80,7 +80,8 @@ class QuickStartIT {
     }
 
     private String demoDatabase() {
-        String name = "outbox_demo_it" + databases.size();
+        // unique: another build on the same server drops its own demo databases by name
+        String name = "outbox_demo_it_" + java.util.UUID.randomUUID().toString().substring(0, 8);
         databases.add(name);
         return name;
     }

@@ -52,13 +52,18 @@ public final class SharedKafka {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (records.size() < expected && System.nanoTime() < deadline) {
+            // everything the topic holds: at least the expected records, and up to the end offsets (duplicates
+            // included, which a stop at the expected count would hide behind "missing" records)
+            while (System.nanoTime() < deadline
+                    && (records.size() < expected || !caughtUp(consumer, consumer.endOffsets(partitions)))) {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }
-            // a short extra poll shows whether more than expected arrived (duplicates)
-            consumer.poll(Duration.ofMillis(1000)).forEach(records::add);
         }
         return records;
+    }
+
+    private static boolean caughtUp(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> endOffsets) {
+        return endOffsets.entrySet().stream().allMatch(end -> consumer.position(end.getKey()) >= end.getValue());
     }
 
     public static Map<String, String> headers(ConsumerRecord<?, ?> record) {
