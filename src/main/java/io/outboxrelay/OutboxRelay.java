@@ -1,5 +1,6 @@
 package io.outboxrelay;
 
+import io.outboxrelay.cli.OperatorCommands;
 import io.outboxrelay.config.ComponentEnvironmentVariables;
 import io.outboxrelay.config.InvalidSettingException;
 import io.outboxrelay.config.RelayConfiguration;
@@ -9,7 +10,9 @@ import sun.misc.Signal;
 
 /**
  * Runs the relay as a Camel Main application: application.properties, the YAML routes under routes/ and the beans of
- * {@link RelayConfiguration}. A bad setting ends the process with exit code 2 and one line naming the key.
+ * {@link RelayConfiguration}. A bad setting ends the process with exit code 2 and one line naming the key. With a
+ * command as first argument (status, failed, replay, help) it runs that operator command instead
+ * ({@link OperatorCommands}).
  */
 public final class OutboxRelay {
 
@@ -28,6 +31,10 @@ public final class OutboxRelay {
     }
 
     public static void main(String[] args) {
+        if (OperatorCommands.isCommand(args)) {
+            // status, failed, replay, help: the operator's commands, without starting Camel
+            System.exit(OperatorCommands.run(args, System.out, System.err));
+        }
         int exitCode = EXIT_FAILED;
         try {
             Main main = createMain();

@@ -59,10 +59,7 @@ public record RelaySettings(
             throw new InvalidSettingException("outbox.endpoint", endpoint,
                     "expected a Camel endpoint URI with a known scheme, e.g. kafka:topic or jms:queue:name");
         }
-        String dbUrl = r.text("outbox.db.url");
-        if (!dbUrl.startsWith("jdbc:postgresql:")) {
-            throw new InvalidSettingException("outbox.db.url", dbUrl, "expected a jdbc:postgresql: URL");
-        }
+        String dbUrl = dbUrl(r);
         r.text("camel.component.kafka.brokers");
         Duration backoffInitial = r.duration("outbox.backoff.initial");
         Duration backoffMax = r.duration("outbox.backoff.max");
@@ -100,6 +97,15 @@ public record RelaySettings(
                 r.text("outbox.routes-dir"));
     }
 
+    /** outbox.db.url, checked the same way for the relay and the operator commands ({@link OperatorSettings}). */
+    static String dbUrl(Reader r) {
+        String dbUrl = r.text("outbox.db.url");
+        if (!dbUrl.startsWith("jdbc:postgresql:")) {
+            throw new InvalidSettingException("outbox.db.url", dbUrl, "expected a jdbc:postgresql: URL");
+        }
+        return dbUrl;
+    }
+
     private static String instanceId(String configured) {
         if (configured.isEmpty()) {
             return hostName() + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
@@ -128,7 +134,7 @@ public record RelaySettings(
     }
 
     /** Typed, range-checked reads; every failure names its key. */
-    private record Reader(Function<String, Optional<String>> property) {
+    record Reader(Function<String, Optional<String>> property) {
 
         String optionalText(String key) {
             return property.apply(key).map(String::trim).orElse("");

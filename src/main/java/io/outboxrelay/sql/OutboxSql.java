@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.camel.CamelContext;
 
@@ -31,6 +32,25 @@ public final class OutboxSql {
     /** A statement with its placeholders resolved, for the few beans that run SQL over plain JDBC. */
     public static String resolved(CamelContext context, String name) {
         return context.resolvePropertyPlaceholders(load(name));
+    }
+
+    /**
+     * A statement with its placeholders replaced by the given values, for code that runs SQL without a CamelContext
+     * (the operator commands of io.outboxrelay.cli). The values must be validated settings, such as
+     * {@code TableName.qualified()}: they are spliced into the text. Every placeholder must have a value.
+     */
+    public static String resolved(String name, Map<String, String> values) {
+        String sql = load(name);
+        for (Map.Entry<String, String> value : values.entrySet()) {
+            sql = sql.replace("{{" + value.getKey() + "}}", value.getValue());
+        }
+        int unresolved = sql.indexOf("{{");
+        if (unresolved >= 0) {
+            int end = sql.indexOf("}}", unresolved);
+            throw new IllegalStateException("sql/" + name + ".sql: no value for "
+                    + sql.substring(unresolved, end < 0 ? sql.length() : end + 2));
+        }
+        return sql;
     }
 
     static String load(String name) {

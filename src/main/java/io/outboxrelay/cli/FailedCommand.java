@@ -1,0 +1,104 @@
+package io.outboxrelay.cli;
+
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.outboxrelay.config.OperatorSettings;
+
+/**
+ * {@code failed [--limit N] [--key TYPE/ID | --aggregate-type T --aggregate-id I] [--json]}: the FAILED rows, oldest
+ * first (seq), with what an operator needs to decide on a replay: id, key, event type, attempts, created_at and the
+ * last error (its first line in the table, all of it in --json).
+ */
+record FailedCommand(int limit, Optional<EventKey> key, boolean json) implements OperatorCommand {
+
+    static final String USAGE = "failed [--limit N] [--key TYPE/ID | --aggregate-type T --aggregate-id I] [--json]";
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 100_000;
+    private static final int ERROR_WIDTH = 100;
+
+    static FailedCommand parse(List<String> tokens) throws CommandException {
+        Arguments arguments = Arguments.parse("failed", tokens, Set.of("--json"),
+                Set.of("--limit", EventKey.KEY, EventKey.TYPE, EventKey.ID));
+        return new FailedCommand(arguments.integer("--limit", DEFAULT_LIMIT, 1, MAX_LIMIT), EventKey.from(arguments),
+                arguments.has("--json"));
+    }
+
+    @Override
+    public int run(Connection connection, OperatorSettings settings, PrintStream out, PrintStream err)
+            throws SQLException {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        long total = 0;
+        try (PreparedStatement ps = connection.prepareStatement(OutboxDatabase.sql("cli-failed", settings))) {
+            ps.setBoolean(1, key.isEmpty());
+            ps.setString(2, key.map(EventKey::aggregateType).orElse(null));
+            ps.setString(3, key.map(EventKey::aggregateId).orElse(null));
+            ps.setInt(4, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    total = rs.getLong("total");
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("id", rs.getString("id"));
+                    row.put("seq", rs.getLong("seq"));
+                    row.put("aggregate_type", rs.getString("aggregate_type"));
+                    row.put("aggregate_id", rs.getString("aggregate_id"));
+                    row.put("event_type", rs.getString("event_type"));
+                    row.put("attempts", rs.getInt("attempts"));
+                    row.put("created_at", instant(rs.getObject("created_at", OffsetDateTime.class)));
+                    row.put("next_attempt_at", instant(rs.getObject("next_attempt_at", OffsetDateTime.class)));
+                    row.put("last_error", rs.getString("last_error"));
+                    rows.add(row);
+                }
+            }
+        }
+        if (json) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("table", settings.table().qualified());
+            key.ifPresent(k -> document.put("key", Map.of("aggregate_type", k.aggregateType(),
+                    "aggregate_id", k.aggregateId())));
+            document.put("total", total);
+            document.put("rows", rows);
+            out.println(Json.write(document));
+        } else {
+            print(rows, total, settings, out);
+        }
+        return OperatorCommands.EXIT_OK;
+    }
+
+    private void print(List<Map<String, Object>> rows, long total, OperatorSettings settings, PrintStream out) {
+        String scope = settings.table().qualified() + key.map(k -> " for key " + k).orElse("");
+        if (rows.isEmpty()) {
+            out.println("No FAILED rows in " + scope + ".");
+            return;
+        }
+        out.println(total + " FAILED " + (total == 1 ? "row" : "rows") + " in " + scope
+                + (rows.size() < total ? ", the oldest " + rows.size() + " shown (--limit N shows more)" : "")
+                + ", oldest first:");
+        TextTable table = new TextTable("ID", "KEY", "EVENT_TYPE", "ATTEMPTS", "CREATED_AT", "LAST_ERROR")
+                .alignRight(3);
+        for (Map<String, Object> row : rows) {
+            String created = (String) row.get("created_at");
+            table.add(row.get("id"), row.get("aggregate_type") + "/" + row.get("aggregate_id"), row.get("event_type"),
+                    row.get("attempts"),
+                    OffsetDateTime.parse(created).truncatedTo(ChronoUnit.SECONDS).toInstant(),
+                    TextTable.oneLine((String) row.get("last_error"), ERROR_WIDTH));
+        }
+        table.print(out, "");
+    }
+
+    /** RFC 3339 in UTC, as the ce_time header has it. */
+    static String instant(OffsetDateTime time) {
+        return time == null ? null : time.toInstant().toString();
+    }
+}

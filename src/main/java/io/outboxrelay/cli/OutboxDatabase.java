@@ -1,0 +1,98 @@
+package io.outboxrelay.cli;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Properties;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import io.outboxrelay.config.InvalidSettingException;
+import io.outboxrelay.config.OperatorSettings;
+import io.outboxrelay.sql.OutboxSql;
+import org.postgresql.Driver;
+
+/**
+ * One plain JDBC connection to the relay's database for a command, its SQL (src/main/resources/sql/cli-*.sql, the
+ * validated table name spliced in as the relay's statements have it), and what a database error means to an operator.
+ */
+final class OutboxDatabase {
+
+    private static final int CONNECT_TIMEOUT_SECONDS = 10;
+    private static final Logger DRIVER_LOG = Logger.getLogger("org.postgresql");
+
+    private OutboxDatabase() {
+    }
+
+    static Connection connect(OperatorSettings settings) throws CommandException {
+        Properties properties = new Properties();
+        properties.setProperty("user", settings.dbUser());
+        properties.setProperty("password", settings.dbPassword());
+        properties.setProperty("ApplicationName", "outbox-relay-cli");
+        properties.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS));
+        properties.setProperty("loginTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS));
+        if (!parses(settings.dbUrl())) {
+            throw new InvalidSettingException("outbox.db.url", settings.dbUrlForDisplay(),
+                    "not a PostgreSQL JDBC URL the driver can parse");
+        }
+        try {
+            return new Driver().connect(settings.dbUrl(), properties);
+        } catch (SQLException e) {
+            throw new CommandException(OperatorCommands.EXIT_DATABASE,
+                    "cannot connect to the database at " + settings.dbUrlForDisplay() + ": " + message(e));
+        }
+    }
+
+    /**
+     * Whether the driver can parse the URL (a bad port, ...): a bad setting rather than an unreachable database. The
+     * driver's own java.util.logging warning about it would add a line to the command's one-line message on stderr.
+     */
+    private static boolean parses(String url) {
+        Level level = DRIVER_LOG.getLevel();
+        DRIVER_LOG.setLevel(Level.OFF);
+        try {
+            return Driver.parseURL(url, null) != null;
+        } finally {
+            DRIVER_LOG.setLevel(level);
+        }
+    }
+
+    /** A statement of sql/NAME.sql for the configured table. */
+    static String sql(String name, OperatorSettings settings) {
+        return OutboxSql.resolved(name, Map.of(
+                "outbox.table", settings.table().qualified(),
+                "outbox.failed-blocks-key", Boolean.toString(settings.failedBlocksKey())));
+    }
+
+    /** A failed statement, told as an operator needs it. */
+    static CommandException failure(SQLException e, OperatorSettings settings) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        String message;
+        if (state.equals("42P01") || state.equals("3F000")) {
+            message = "no outbox table " + settings.table().qualified() + " in the database at "
+                    + settings.dbUrlForDisplay() + " (check outbox.table; the relay creates the table when it starts): "
+                    + message(e);
+        } else if (state.startsWith("08")) {
+            message = "lost the connection to the database at " + settings.dbUrlForDisplay() + ": " + message(e);
+        } else {
+            message = "database error at " + settings.dbUrlForDisplay() + ": " + message(e)
+                    + (state.isEmpty() ? "" : " (SQLState " + state + ")");
+        }
+        return new CommandException(OperatorCommands.EXIT_DATABASE, message);
+    }
+
+    private static String message(SQLException e) {
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        // PostgreSQL's messages add lines such as "  Position: 23": the first line says it
+        message = message.strip().lines().findFirst().orElse(message);
+        // the driver's "The connection attempt failed." says why only in its cause (unknown host, no route, ...)
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root != e && root.getMessage() != null && !message.contains(root.getMessage())) {
+            message += " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
+        }
+        return message;
+    }
+}

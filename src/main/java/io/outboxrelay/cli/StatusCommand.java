@@ -1,0 +1,116 @@
+package io.outboxrelay.cli;
+
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.outboxrelay.config.OperatorSettings;
+
+/**
+ * {@code status [--json]}: the backlog at a glance. PENDING rows and how they divide (due now, in flight under a
+ * relay's lease, backing off before their next attempt), the age of the oldest PENDING row, FAILED and PUBLISHED
+ * rows, and the keys held back. The first four figures come from backlog-stats.sql, the relay's own gauge query, so
+ * they match /observe/metrics; the rest from cli-status.sql, in the same snapshot.
+ */
+record StatusCommand(boolean json) implements OperatorCommand {
+
+    static final String USAGE = "status [--json]";
+
+    static StatusCommand parse(List<String> tokens) throws CommandException {
+        Arguments arguments = Arguments.parse("status", tokens, Set.of("--json"), Set.of());
+        return new StatusCommand(arguments.has("--json"));
+    }
+
+    @Override
+    public int run(Connection connection, OperatorSettings settings, PrintStream out, PrintStream err)
+            throws SQLException {
+        Map<String, Object> status = read(connection, settings);
+        if (json) {
+            out.println(Json.write(status));
+        } else {
+            print(status, settings, out);
+        }
+        return OperatorCommands.EXIT_OK;
+    }
+
+    /** The figures, by their JSON names, in the order they are shown. */
+    static Map<String, Object> read(Connection connection, OperatorSettings settings) throws SQLException {
+        connection.setAutoCommit(false);
+        connection.setReadOnly(true);
+        connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("table", settings.table().qualified());
+        try (Statement statement = connection.createStatement()) {
+            long pending;
+            long failed;
+            double oldestAge;
+            long keysHeldBack;
+            try (ResultSet rs = statement.executeQuery(OutboxDatabase.sql("backlog-stats", settings))) {
+                rs.next();
+                pending = rs.getLong("pending");
+                failed = rs.getLong("failed");
+                oldestAge = rs.getDouble("oldest_pending_age_seconds");
+                keysHeldBack = rs.getLong("keys_held_back");
+            }
+            try (ResultSet rs = statement.executeQuery(OutboxDatabase.sql("cli-status", settings))) {
+                rs.next();
+                status.put("pending", pending);
+                status.put("due", rs.getLong("due"));
+                status.put("in_flight", rs.getLong("in_flight"));
+                status.put("backing_off", rs.getLong("backing_off"));
+                status.put("oldest_pending_age_seconds", Math.round(oldestAge * 1000) / 1000.0);
+                status.put("failed", failed);
+                status.put("published", rs.getLong("published"));
+                status.put("keys_held_back", keysHeldBack);
+            }
+        }
+        connection.commit();
+        return status;
+    }
+
+    private static void print(Map<String, Object> s, OperatorSettings settings, PrintStream out) {
+        out.println("Outbox " + s.get("table") + " at " + settings.dbUrlForDisplay());
+        double age = (double) s.get("oldest_pending_age_seconds");
+        new TextTable("", "", "")
+                .alignRight(1)
+                .add("PENDING", s.get("pending"), "")
+                .add("  due now", s.get("due"), "claimable now")
+                .add("  in flight", s.get("in_flight"), "leased by a relay, being published")
+                .add("  backing off", s.get("backing_off"), "waiting for their next attempt")
+                .add("oldest PENDING age", (long) age, "seconds" + (age >= 60 ? " (" + human(age) + ")" : ""))
+                .add("FAILED", s.get("failed"), "")
+                .add("PUBLISHED", s.get("published"), "kept for outbox.retention")
+                .add("keys held back", s.get("keys_held_back"),
+                        "later events wait behind a retried" + (settings.failedBlocksKey() ? " or FAILED" : "")
+                                + " event of their key")
+                .printBody(out, "  ");
+        long failed = (long) s.get("failed");
+        if (failed > 0) {
+            out.println();
+            out.println(failed + " FAILED " + (failed == 1 ? "row" : "rows")
+                    + ": 'failed' lists them, 'replay --id ID | --key TYPE/ID | --all' retries them.");
+        }
+    }
+
+    /** 7384 seconds as "2h 3m 4s". */
+    static String human(double seconds) {
+        long s = (long) seconds;
+        long days = s / 86_400;
+        long hours = s % 86_400 / 3_600;
+        long minutes = s % 3_600 / 60;
+        StringBuilder text = new StringBuilder();
+        if (days > 0) {
+            text.append(days).append("d ");
+        }
+        if (days > 0 || hours > 0) {
+            text.append(hours).append("h ");
+        }
+        return text.append(minutes).append("m ").append(s % 60).append("s").toString();
+    }
+}

@@ -1,0 +1,39 @@
+package io.outboxrelay.config;
+
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The few settings the operator commands (io.outboxrelay.cli) use: where the outbox is, and whether a FAILED event
+ * holds back its key (for the "keys held back" figure, as the relay's gauge counts it). They are read from the same
+ * sources and checked exactly as {@link RelaySettings} checks them, with the same one-line messages; the relay's other
+ * settings (endpoint, batch size, ...) are not read, so a mistake there does not stop an operator from looking at the
+ * table the relay cannot drain.
+ */
+public record OperatorSettings(String dbUrl, String dbUser, String dbPassword, TableName table,
+        boolean failedBlocksKey) {
+
+    /** @param property resolves a key (application.properties, overridden by environment and system properties) */
+    public static OperatorSettings read(Function<String, Optional<String>> property) {
+        RelaySettings.Reader r = new RelaySettings.Reader(property);
+        return new OperatorSettings(
+                RelaySettings.dbUrl(r),
+                r.text("outbox.db.user"),
+                r.optionalText("outbox.db.password"),
+                TableName.parse("outbox.table", r.text("outbox.table")),
+                r.bool("outbox.failed-blocks-key"));
+    }
+
+    /** The URL without its query string, which may carry a password: safe to print. */
+    public String dbUrlForDisplay() {
+        int query = dbUrl.indexOf('?');
+        return query < 0 ? dbUrl : dbUrl.substring(0, query);
+    }
+
+    /** Hides the password. */
+    @Override
+    public String toString() {
+        return "OperatorSettings[dbUrl=" + dbUrlForDisplay() + ", dbUser=" + dbUser + ", table=" + table.qualified()
+                + ", failedBlocksKey=" + failedBlocksKey + "]";
+    }
+}

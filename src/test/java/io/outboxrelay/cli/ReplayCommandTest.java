@@ -1,0 +1,265 @@
+package io.outboxrelay.cli;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code replay}: exactly the FAILED rows selected become PENDING (attempts 0, due now, no lease), every other row is
+ * left as it was, a PENDING or unknown id refuses the whole replay, and the relays' channel is notified on commit.
+ */
+class ReplayCommandTest {
+
+    private static TestDatabase db;
+    private static CliFixture outbox;
+
+    private UUID failedA1;
+    private UUID failedA2;
+    private UUID failedB;
+    private UUID pendingA;
+    private UUID publishedB;
+
+    @BeforeAll
+    static void table() {
+        db = TestDatabase.create();
+        outbox = new CliFixture(db, "outbox").migrate();
+    }
+
+    @AfterAll
+    static void drop() {
+        db.close();
+    }
+
+    @BeforeEach
+    void rows() {
+        db.update("DELETE FROM outbox");
+        failedA1 = outbox.insert("order/a", "FAILED");
+        failedA2 = outbox.insert("order/a", "FAILED");
+        failedB = outbox.insert("order/b", "FAILED");
+        // a PENDING row being retried under a live lease: a replay must not reset it (that would publish it twice)
+        pendingA = outbox.insert("order/a", "PENDING");
+        db.update("UPDATE outbox SET attempts = 2, last_error = 'timeout', lease_owner = 'relay-1', "
+                + "lease_until = now() + interval '1 minute', next_attempt_at = now() + interval '1 minute' "
+                + "WHERE id = ?", pendingA);
+        publishedB = outbox.insert("order/b", "PUBLISHED");
+    }
+
+    @Test
+    void byIdReplaysThatRowOnly() {
+        List<Map<String, Object>> before = outbox.snapshot();
+        CliFixture.Result result = outbox.run("replay", "--id", failedA2.toString());
+        assertEquals(0, result.exit(), result.toString());
+        assertEquals("", result.err());
+        assertTrue(result.out().startsWith("Replayed 1 FAILED row of outbox: PENDING again, attempts 0, due now; "
+                + "running relays were notified.\n"), result.out());
+        assertTrue(result.out().contains("\n  " + failedA2 + "  order/a  OrderCreated\n"), result.out());
+        assertReplayed(before, Set.of(failedA2));
+    }
+
+    @Test
+    void severalIds() {
+        List<Map<String, Object>> before = outbox.snapshot();
+        CliFixture.Result result = outbox.run("replay", "--id", failedB.toString(), "--id=" + failedA1);
+        assertEquals(0, result.exit(), result.toString());
+        assertTrue(result.out().startsWith("Replayed 2 FAILED rows of outbox"), result.out());
+        // listed oldest first
+        assertTrue(result.out().indexOf(failedA1.toString()) < result.out().indexOf(failedB.toString()), result.out());
+        assertReplayed(before, Set.of(failedA1, failedB));
+    }
+
+    @Test
+    void byKeyEitherWay() {
+        List<Map<String, Object>> before = outbox.snapshot();
+        CliFixture.Result result = outbox.run("replay", "--key", "order/a");
+        assertEquals(0, result.exit(), result.toString());
+        assertTrue(result.out().startsWith("Replayed 2 FAILED rows of outbox for key order/a:"), result.out());
+        assertReplayed(before, Set.of(failedA1, failedA2));
+
+        before = outbox.snapshot();
+        result = outbox.run("replay", "--aggregate-type", "order", "--aggregate-id", "b");
+        assertEquals(0, result.exit(), result.toString());
+        assertReplayed(before, Set.of(failedB));
+    }
+
+    @Test
+    void allReplaysEveryFailedRowAndNothingElse() {
+        List<Map<String, Object>> before = outbox.snapshot();
+        CliFixture.Result result = outbox.run("replay", "--all");
+        assertEquals(0, result.exit(), result.toString());
+        assertTrue(result.out().startsWith("Replayed 3 FAILED rows of outbox:"), result.out());
+        assertReplayed(before, Set.of(failedA1, failedA2, failedB));
+
+        CliFixture.Result again = outbox.run("replay", "--all");
+        assertEquals(0, again.exit(), again.toString());
+        assertEquals("No FAILED rows in outbox: nothing to replay.\n", again.out());
+        CliFixture.Result key = outbox.run("replay", "--key", "order/a");
+        assertEquals(0, key.exit(), key.toString());
+        assertEquals("No FAILED rows in outbox for key order/a: nothing to replay.\n", key.out());
+    }
+
+    @Test
+    void aPendingIdRefusesTheWholeReplay() {
+        List<Map<String, Object>> before = outbox.snapshot();
+        CliFixture.Result result = outbox.run("replay", "--id", failedA1.toString(), "--id", pendingA.toString());
+        assertEquals(3, result.exit(), result.toString());
+        assertEquals("", result.out());
+        List<String> lines = result.err().lines().toList();
+        assertEquals("outbox-relay: replay refused, nothing changed: 1 of 2 ids is not a FAILED row of outbox",
+                lines.get(0));
+        assertEquals("  " + pendingA + "  PENDING (already waiting to be published): only FAILED rows are replayed",
+                lines.get(1));
+        assertEquals(2, lines.size(), result.err());
+        assertEquals(before, outbox.snapshot(), "nothing changed");
+    }
+
+    @Test
+    void unknownAndPublishedIdsAreReported() {
+        List<Map<String, Object>> before = outbox.snapshot();
+        UUID unknown = UUID.randomUUID();
+        CliFixture.Result result = outbox.run("replay", "--id", unknown.toString(), "--id", publishedB.toString(),
+                "--id", failedB.toString());
+        assertEquals(3, result.exit(), result.toString());
+        assertTrue(result.err().startsWith("outbox-relay: replay refused, nothing changed: 2 of 3 ids are not FAILED "
+                + "rows of outbox\n"), result.err());
+        assertTrue(result.err().contains("\n  " + unknown + "  no such row\n"), result.err());
+        assertTrue(result.err().contains("\n  " + publishedB + "  PUBLISHED: only FAILED rows are replayed\n"),
+                result.err());
+        assertEquals(before, outbox.snapshot(), "nothing changed");
+    }
+
+    @Test
+    void dryRunShowsWhatWouldBeReplayedAndChangesNothing() throws Exception {
+        List<Map<String, Object>> before = outbox.snapshot();
+        try (Listener listener = new Listener("outbox")) {
+            CliFixture.Result result = outbox.run("replay", "--all", "--dry-run");
+            assertEquals(0, result.exit(), result.toString());
+            assertTrue(result.out().startsWith("Dry run, nothing changed: would replay 3 FAILED rows of outbox.\n"),
+                    result.out());
+            for (UUID id : List.of(failedA1, failedA2, failedB)) {
+                assertTrue(result.out().contains(id.toString()), result.out());
+            }
+            assertEquals(before, outbox.snapshot());
+            assertEquals(0, listener.notifications(500), "no relay woken by a dry run");
+
+            CliFixture.Result refused = outbox.run("replay", "--id", pendingA.toString(), "--dry-run");
+            assertEquals(3, refused.exit(), refused.toString());
+            assertTrue(refused.err().startsWith("outbox-relay: replay refused, nothing changed (dry run): "),
+                    refused.err());
+        }
+    }
+
+    @Test
+    void aReplayWakesTheRelaysListeningOnTheTablesChannel() throws Exception {
+        try (Listener listener = new Listener("outbox")) {
+            CliFixture.Result result = outbox.run("replay", "--id", failedB.toString());
+            assertEquals(0, result.exit(), result.toString());
+            assertEquals(1, listener.notifications(5_000));
+        }
+        // a schema-qualified table's channel is its qualified name, as its insert trigger has it
+        CliFixture qualified = new CliFixture(db, "app.events").migrate();
+        UUID failed = qualified.insert("order/q", "FAILED");
+        try (Listener listener = new Listener("app.events")) {
+            CliFixture.Result result = qualified.run("replay", "--all");
+            assertEquals(0, result.exit(), result.toString());
+            assertEquals(1, listener.notifications(5_000));
+        }
+        assertEquals("PENDING", qualified.status(failed));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "replay                                    | replay: say which FAILED rows: --id UUID, --key TYPE/ID or --all",
+        "replay --dry-run                          | replay: say which FAILED rows",
+        "replay --all --key order/a                | replay: --all replays every FAILED row and takes no --id or --key",
+        "replay --all --id 3f2e6f0a-1c1d-4a8e-9a43-7b0f5d0b9e11 | replay: --all replays every FAILED row",
+        "replay --id 3f2e6f0a-1c1d-4a8e-9a43-7b0f5d0b9e11 --key order/a | replay: give --id or --key, not both",
+        "replay --id 42                            | replay: --id '42' is not a UUID",
+        "replay --id                               | replay: --id needs a value",
+        "replay --key order                        | replay: --key 'order': expected AGGREGATE_TYPE/AGGREGATE_ID",
+        "replay --all --force                      | replay: unknown option --force",
+        "replay all                                | replay: unexpected argument 'all'",
+    })
+    void badUsageExitsTwoAndChangesNothing(String command, String message) {
+        List<Map<String, Object>> before = outbox.snapshot();
+        CliFixture.Result result = outbox.run(command.split(" "));
+        assertEquals(2, result.exit(), result.toString());
+        assertEquals("", result.out());
+        assertEquals(1, result.err().lines().count(), result.err());
+        assertTrue(result.err().startsWith("outbox-relay: " + message), result.err());
+        assertEquals(before, outbox.snapshot());
+    }
+
+    /** The replayed rows are PENDING, attempts 0, due now, without a lease; every other row is exactly as before. */
+    private static void assertReplayed(List<Map<String, Object>> before, Set<UUID> replayed) {
+        Instant now = Instant.now();
+        List<Map<String, Object>> after = outbox.snapshot();
+        assertEquals(before.size(), after.size());
+        List<UUID> seen = new ArrayList<>();
+        for (int i = 0; i < before.size(); i++) {
+            Map<String, Object> was = before.get(i);
+            Map<String, Object> is = after.get(i);
+            UUID id = (UUID) is.get("id");
+            if (!replayed.contains(id)) {
+                assertEquals(was, is, "untouched: " + id);
+                continue;
+            }
+            seen.add(id);
+            assertEquals("FAILED", was.get("status"));
+            assertEquals("PENDING", is.get("status"));
+            assertEquals(0, is.get("attempts"));
+            Instant due = ((Timestamp) is.get("next_attempt_at")).toInstant();
+            assertTrue(!due.isAfter(now) && due.isAfter(now.minusSeconds(30)), "due now: " + due);
+            assertNull(is.get("lease_owner"));
+            assertNull(is.get("lease_until"));
+            // the last error stays until the event is published
+            assertEquals(was.get("last_error"), is.get("last_error"));
+            for (String unchanged : List.of("seq", "aggregate_type", "aggregate_id", "event_type", "created_at")) {
+                assertEquals(String.valueOf(was.get(unchanged)), String.valueOf(is.get(unchanged)), unchanged);
+            }
+        }
+        assertEquals(replayed, Set.copyOf(seen));
+    }
+
+    /** LISTENs on a channel as the relay's InsertListener does. */
+    private static final class Listener implements AutoCloseable {
+
+        private final Connection connection;
+
+        Listener(String channel) throws Exception {
+            connection = db.connect();
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("LISTEN \"" + channel + "\"");
+            }
+        }
+
+        int notifications(int waitMillis) throws Exception {
+            PGNotification[] received = connection.unwrap(PGConnection.class).getNotifications(waitMillis);
+            return received == null ? 0 : received.length;
+        }
+
+        @Override
+        public void close() throws Exception {
+            connection.close();
+        }
+    }
+}

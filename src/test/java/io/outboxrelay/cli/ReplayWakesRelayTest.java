@@ -1,0 +1,76 @@
+package io.outboxrelay.cli;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import io.outboxrelay.support.RelayInstance;
+import io.outboxrelay.support.SharedKafka;
+import io.outboxrelay.support.TestDatabase;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * End to end: FAILED events replayed with the command are published by a running relay at once. The relay's
+ * safety-net poll is set to 10 minutes, so only the replay's notification can wake it in time; a replay by plain SQL
+ * (an UPDATE, which the insert trigger does not announce) shows that the relay would otherwise not have looked.
+ */
+class ReplayWakesRelayTest {
+
+    private static final String TYPE = "cli" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String TOPIC = "outbox.event." + TYPE;
+
+    @Test
+    void replayedEventsArePublishedByARunningRelayWithoutWaitingForItsPoll() {
+        SharedKafka.broker().createTopic(TOPIC, 1, Map.of());
+        try (TestDatabase db = TestDatabase.create()) {
+            CliFixture outbox = new CliFixture(db, "outbox").migrate();
+            UUID byHand = outbox.insert(TYPE + "/a", "FAILED");
+            UUID first = outbox.insert(TYPE + "/b", "FAILED");
+            UUID second = outbox.insert(TYPE + "/b", "FAILED");
+            UUID untouched = outbox.insert(TYPE + "/c", "FAILED");
+
+            Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
+                    SharedKafka.broker().bootstrapServers());
+            settings.put("outbox.poll-delay-ms", "600000");
+            try (RelayInstance relay = RelayInstance.start(settings)) {
+                // the relay's first poll (a second after its start) finds nothing claimable; then it waits
+                sleep(Duration.ofSeconds(3));
+                db.update("UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = now() WHERE id = ?",
+                        byHand);
+                sleep(Duration.ofSeconds(3));
+                assertEquals("PENDING", outbox.status(byHand), "an UPDATE alone does not wake the relay");
+
+                CliFixture.Result result = outbox.run("replay", "--key", TYPE + "/b");
+                assertEquals(0, result.exit(), result.toString());
+                await().atMost(Duration.ofSeconds(10)).until(() -> "PUBLISHED".equals(outbox.status(second)));
+                assertEquals("PUBLISHED", outbox.status(first));
+                // the notification woke a claim of every due row, also the one replayed by hand
+                await().atMost(Duration.ofSeconds(5)).until(() -> "PUBLISHED".equals(outbox.status(byHand)));
+                assertEquals("FAILED", outbox.status(untouched));
+            }
+            List<ConsumerRecord<String, byte[]>> records = SharedKafka.read(TOPIC, 3, Duration.ofSeconds(20));
+            assertEquals(Set.of(byHand.toString(), first.toString(), second.toString()),
+                    records.stream().map(r -> SharedKafka.headers(r).get("ce_id")).collect(Collectors.toSet()));
+            assertEquals(3, records.size());
+            List<String> keyB = records.stream().filter(r -> r.key().equals("b"))
+                    .map(r -> SharedKafka.headers(r).get("ce_id")).toList();
+            assertEquals(List.of(first.toString(), second.toString()), keyB, "in order");
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.outboxrelay.cli;
+
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code status}: every figure matches the rows in the table, as text and as JSON. */
+class StatusCommandTest {
+
+    private static TestDatabase db;
+    private static CliFixture outbox;
+
+    @BeforeAll
+    static void rows() {
+        db = TestDatabase.create();
+        outbox = new CliFixture(db, "outbox").migrate();
+        // the oldest PENDING row, due now
+        UUID oldest = outbox.insert("order/k1", "PENDING");
+        db.update("UPDATE outbox SET created_at = now() - interval '2 hours' WHERE id = ?", oldest);
+        outbox.insert("order/k2", "PENDING");
+        // in flight: leased by a relay
+        UUID leased = outbox.insert("order/k3", "PENDING");
+        db.update("UPDATE outbox SET lease_owner = 'relay-1', lease_until = now() + interval '1 minute' WHERE id = ?",
+                leased);
+        // backing off after a failed attempt, holding back the later event of its key (which is due)
+        UUID retried = outbox.insert("order/k4", "PENDING");
+        db.update("UPDATE outbox SET attempts = 1, next_attempt_at = now() + interval '1 hour' WHERE id = ?", retried);
+        outbox.insert("order/k4", "PENDING");
+        // a dead relay's expired lease: due again
+        UUID expired = outbox.insert("order/k5", "PENDING");
+        db.update("UPDATE outbox SET lease_owner = 'dead', lease_until = now() - interval '1 minute' WHERE id = ?",
+                expired);
+        // FAILED, with a later event of its key (held back only when outbox.failed-blocks-key=true)
+        outbox.insert("order/k6", "FAILED");
+        outbox.insert("order/k6", "PENDING");
+        outbox.insert("order/k7", "FAILED");
+        for (int i = 0; i < 4; i++) {
+            outbox.insert("order/k8", "PUBLISHED");
+        }
+    }
+
+    @AfterAll
+    static void drop() {
+        db.close();
+    }
+
+    @Test
+    void jsonFiguresMatchTheRows() {
+        CliFixture.Result result = outbox.run("status", "--json");
+        assertEquals(0, result.exit(), result.toString());
+        assertEquals("", result.err());
+        JsonNode status = result.json();
+        assertEquals("outbox", status.get("table").asText());
+        assertEquals(7, status.get("pending").asLong(), result.out());
+        assertEquals(5, status.get("due").asLong(), result.out());
+        assertEquals(1, status.get("in_flight").asLong(), result.out());
+        assertEquals(1, status.get("backing_off").asLong(), result.out());
+        assertEquals(2, status.get("failed").asLong(), result.out());
+        assertEquals(4, status.get("published").asLong(), result.out());
+        assertEquals(1, status.get("keys_held_back").asLong(), result.out());
+        double age = status.get("oldest_pending_age_seconds").asDouble();
+        assertTrue(age >= 7200 && age < 7300, result.out());
+    }
+
+    @Test
+    void textShowsTheSameFiguresAligned() {
+        CliFixture.Result result = outbox.run("status");
+        assertEquals(0, result.exit(), result.toString());
+        assertEquals("", result.err());
+        String out = result.out();
+        assertTrue(out.startsWith("Outbox outbox at " + db.url() + "\n"), out);
+        // labels, then the figures right-aligned, then what they mean
+        assertTrue(out.contains("\n"
+                + "  PENDING                7\n"
+                + "    due now              5  claimable now\n"
+                + "    in flight            1  leased by a relay, being published\n"
+                + "    backing off          1  waiting for their next attempt\n"), out);
+        assertTrue(out.matches("(?s).*\n  oldest PENDING age  72\\d\\d  seconds \\(2h 0m \\d+s\\)\n.*"), out);
+        assertTrue(out.contains("\n"
+                + "  FAILED                 2\n"
+                + "  PUBLISHED              4  kept for outbox.retention\n"
+                + "  keys held back         1  later events wait behind a retried event of their key\n"), out);
+        assertTrue(out.contains("2 FAILED rows: 'failed' lists them"), out);
+    }
+
+    @Test
+    void aFailedEventHoldsItsKeyBackWhenTheRelayIsSetSo() {
+        CliFixture blocking = new CliFixture(db, "outbox").set("outbox.failed-blocks-key", "true");
+        CliFixture.Result result = blocking.run("status", "--json");
+        assertEquals(0, result.exit(), result.toString());
+        assertEquals(2, result.json().get("keys_held_back").asLong(), result.out());
+    }
+
+    @Test
+    void anEmptySchemaQualifiedOutbox() {
+        CliFixture empty = new CliFixture(db, "app.events_outbox").migrate();
+        CliFixture.Result result = empty.run("status", "--json");
+        assertEquals(0, result.exit(), result.toString());
+        JsonNode status = result.json();
+        assertEquals("app.events_outbox", status.get("table").asText());
+        for (String figure : new String[] {"pending", "due", "in_flight", "backing_off", "failed", "published",
+            "keys_held_back"}) {
+            assertEquals(0, status.get(figure).asLong(), figure);
+        }
+        assertEquals(0.0, status.get("oldest_pending_age_seconds").asDouble());
+        CliFixture.Result text = empty.run("status");
+        assertEquals(0, text.exit(), text.toString());
+        assertTrue(!text.out().contains("FAILED rows:"), text.out());
+    }
+
+    @Test
+    void aTableThatDoesNotExistIsReportedAsSuch() {
+        CliFixture.Result result = new CliFixture(db, "no_such_outbox").run("status");
+        assertEquals(1, result.exit(), result.toString());
+        assertEquals("", result.out());
+        assertTrue(result.err().startsWith("outbox-relay: no outbox table no_such_outbox in the database at "
+                + db.url() + " (check outbox.table"), result.err());
+        assertEquals(1, result.err().lines().count(), result.err());
+    }
+}
