@@ -1,6 +1,7 @@
 package io.outboxrelay.cli;
 
 import java.io.PrintStream;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,7 +21,7 @@ import io.outboxrelay.config.OperatorSettings;
 
 /**
  * {@code replay (--id UUID [--id UUID ...] | --key TYPE/ID | --aggregate-type T --aggregate-id I | --all)
- * [--dry-run]}: FAILED rows become PENDING again, attempts 0, due now, without a lease (cli-replay-*.sql), in one transaction that
+ * [--dry-run]}: FAILED rows become PENDING again, attempts 0, due now, without a lease (cli-replay.sql), in one transaction that
  * also notifies the relays' channel, so a running relay claims them at once instead of at its next safety-net poll.
  * PENDING and PUBLISHED rows are never touched.
  *
@@ -101,15 +102,16 @@ record ReplayCommand(Set<UUID> ids, Optional<EventKey> key, boolean all, boolean
     }
 
     private List<Replayed> replay(Connection connection, OperatorSettings settings) throws SQLException {
-        String statement = all ? "cli-replay-all" : key.isPresent() ? "cli-replay-key" : "cli-replay-ids";
         List<Replayed> replayed = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(OutboxDatabase.sql(statement, settings))) {
-            if (key.isPresent()) {
-                ps.setString(1, key.get().aggregateType());
-                ps.setString(2, key.get().aggregateId());
-            } else if (!all) {
-                ps.setArray(1, connection.createArrayOf("uuid", ids.toArray()));
-            }
+        try (PreparedStatement ps = connection.prepareStatement(OutboxDatabase.sql("cli-replay", settings))) {
+            // the selector: ids, or one key, or neither (--all)
+            Array byId = all || key.isPresent() ? null : connection.createArrayOf("uuid", ids.toArray());
+            ps.setArray(1, byId);
+            ps.setArray(2, byId);
+            String aggregateType = key.map(EventKey::aggregateType).orElse(null);
+            ps.setString(3, aggregateType);
+            ps.setString(4, aggregateType);
+            ps.setString(5, key.map(EventKey::aggregateId).orElse(null));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     replayed.add(new Replayed(rs.getObject("id", UUID.class), rs.getLong("seq"),

@@ -41,11 +41,13 @@ class ReplayWakesRelayTest {
             settings.put("outbox.poll-delay-ms", "600000");
             try (RelayInstance relay = RelayInstance.start(settings)) {
                 // the relay's first poll (a second after its start) finds nothing claimable; then it waits
-                sleep(Duration.ofSeconds(3));
+                await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
+                        .until(() -> db.count("SELECT count(*) FROM outbox WHERE status = 'FAILED' AND lease_owner IS NULL") == 4);
                 db.update("UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = now() WHERE id = ?",
                         byHand);
-                sleep(Duration.ofSeconds(3));
-                assertEquals("PENDING", outbox.status(byHand), "an UPDATE alone does not wake the relay");
+                // an UPDATE alone does not wake the relay: the row stays PENDING
+                await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                        .until(() -> "PENDING".equals(outbox.status(byHand)));
 
                 CliFixture.Result result = outbox.run("replay", "--key", TYPE + "/b");
                 assertEquals(0, result.exit(), result.toString());
@@ -62,15 +64,6 @@ class ReplayWakesRelayTest {
             List<String> keyB = records.stream().filter(r -> r.key().equals("b"))
                     .map(r -> SharedKafka.headers(r).get("ce_id")).toList();
             assertEquals(List.of(first.toString(), second.toString()), keyB, "in order");
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }
