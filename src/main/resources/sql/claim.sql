@@ -5,12 +5,39 @@
 -- events are claimable only through its head, so no two instances ever hold events of one key, and an event is
 -- claimed only after every earlier event of its key was acknowledged or is in the same claim, in seq order.
 -- The lease is what protects the claim once this autocommit statement ends; an expired lease is claimable again.
-WITH heads AS (
+-- The head search looks no further than the oldest claimable events (4 x outbox.batch-size): while another batch
+-- holds most keys, their later events would otherwise be walked one by one to the end of the backlog. When none of
+-- those oldest events is a head (a long run behind an event in backoff, or FAILED with outbox.failed-blocks-key),
+-- the search is unbounded, so such a key never stalls the others.
+WITH oldest AS (
     SELECT o.seq, o.aggregate_type, o.aggregate_id
       FROM {{outbox.table}} o
      WHERE o.status = 'PENDING'
        AND o.next_attempt_at <= now()
        AND (o.lease_until IS NULL OR o.lease_until < now())
+     ORDER BY o.seq
+     LIMIT 4 * {{outbox.batch-size}}
+), search_bound AS (
+    SELECT CASE WHEN EXISTS (
+                    SELECT 1
+                      FROM oldest w
+                     WHERE NOT EXISTS (
+                             SELECT 1
+                               FROM {{outbox.table}} e
+                              WHERE e.aggregate_type = w.aggregate_type
+                                AND e.aggregate_id = w.aggregate_id
+                                AND e.seq < w.seq
+                                AND e.status <> 'PUBLISHED'
+                                AND (e.status = 'PENDING' OR {{outbox.failed-blocks-key}})))
+                THEN (SELECT max(seq) FROM oldest)
+                ELSE 9223372036854775807 END AS seq
+), heads AS (
+    SELECT o.seq, o.aggregate_type, o.aggregate_id
+      FROM {{outbox.table}} o
+     WHERE o.status = 'PENDING'
+       AND o.next_attempt_at <= now()
+       AND (o.lease_until IS NULL OR o.lease_until < now())
+       AND o.seq <= (SELECT seq FROM search_bound)
        AND NOT EXISTS (
              SELECT 1
                FROM {{outbox.table}} e

@@ -31,6 +31,7 @@ public record RelaySettings(
         Duration lease,
         String instanceId,
         int claimRunLength,
+        int claimBatchesInFlight,
         int maxAttempts,
         int maximumRedeliveries,
         int redeliveryDelayMs,
@@ -67,11 +68,21 @@ public record RelaySettings(
             throw new InvalidSettingException("outbox.backoff.max", backoffMax.toString(),
                     "must not be shorter than outbox.backoff.initial (" + backoffInitial + ")");
         }
+        int batchesInFlight = r.integer("outbox.claim.batches-in-flight", 1, 16);
+        int poolSize = r.integer("outbox.db.pool-size", 1, 100);
+        // each batch in flight holds its claim's connection while it marks with a second one; the insert listener,
+        // failures, metrics and retention need the rest
+        int neededConnections = 2 * batchesInFlight + 2;
+        if (poolSize < neededConnections) {
+            throw new InvalidSettingException("outbox.db.pool-size", Integer.toString(poolSize),
+                    "must be at least " + neededConnections + " for outbox.claim.batches-in-flight=" + batchesInFlight
+                            + " (2 per batch in flight + 2)");
+        }
         return new RelaySettings(
                 dbUrl,
                 r.text("outbox.db.user"),
                 r.optionalText("outbox.db.password"),
-                r.integer("outbox.db.pool-size", 1, 100),
+                poolSize,
                 TableName.parse("outbox.table", r.text("outbox.table")),
                 r.bool("outbox.schema.migrate"),
                 endpoint,
@@ -83,6 +94,7 @@ public record RelaySettings(
                 r.duration("outbox.lease"),
                 instanceId(r.optionalText("outbox.instance-id")),
                 r.integer("outbox.claim.run-length", 1, 1_000),
+                batchesInFlight,
                 r.integer("outbox.max-attempts", 1, 1_000),
                 r.integer("outbox.redelivery.maximum-redeliveries", 0, 100),
                 r.integer("outbox.redelivery.delay-ms", 0, 600_000),

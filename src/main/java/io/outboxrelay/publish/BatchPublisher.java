@@ -14,9 +14,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import io.outboxrelay.metrics.RelayMetrics;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Endpoint;
-import org.apache.camel.Exchange;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.impl.engine.DefaultProducerTemplate;
 import org.apache.camel.support.service.ServiceHelper;
@@ -25,7 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes one claimed batch through the outbox-publish route, in rounds: round n sends the n-th claimed event of
+ * Publishes one claimed batch ({@link RoundSender}: Kafka events in one exchange per destination, others through the
+ * outbox-publish route), in rounds: round n sends the n-th claimed event of
  * every key, all at once and without blocking a thread per send (the Kafka client batches them); a key's next event
  * goes out only after the previous one was acknowledged, so per-key order holds even when one fails. A key whose
  * event failed sends nothing more in this batch: its remaining events are released, unsent and uncounted.
@@ -35,27 +36,37 @@ public class BatchPublisher extends ServiceSupport {
     /** Set by the failure route when the broker was down: the row goes back without counting an attempt. */
     public static final String RELEASED = "outboxReleased";
     public static final String PUBLISHED = "outboxPublished";
-    private static final String COMPLETED = "outboxSendCompleted";
 
     private static final Logger LOG = LoggerFactory.getLogger(BatchPublisher.class);
 
     private final CamelContext context;
     private final String publishUri;
+    private final String endpointUri;
+    private final OutboxEventMapper mapper;
+    private final RelayMetrics metrics;
     private final BrokerOutage brokerOutage;
     private final Duration roundTimeout;
     private ProducerTemplate template;
     private ExecutorService dispatcher;
-    private Endpoint endpoint;
+    private RoundSender sender;
 
-    public BatchPublisher(CamelContext context, String publishUri, BrokerOutage brokerOutage, Duration roundTimeout) {
+    /**
+     * @param publishUri the outbox-publish route, for events that are not sent in batches
+     * @param endpointUri outbox.endpoint, where events go
+     */
+    public BatchPublisher(CamelContext context, String publishUri, String endpointUri, OutboxEventMapper mapper,
+            RelayMetrics metrics, BrokerOutage brokerOutage, Duration roundTimeout) {
         this.context = context;
         this.publishUri = publishUri;
+        this.endpointUri = endpointUri;
+        this.mapper = mapper;
+        this.metrics = metrics;
         this.brokerOutage = brokerOutage;
         this.roundTimeout = roundTimeout;
     }
 
     public PublishOutcome publish(List<Map<String, Object>> rows) throws InterruptedException {
-        ensureStarted();
+        RoundSender sender = ensureStarted();
         Map<String, Deque<Map<String, Object>>> runs = new LinkedHashMap<>();
         rows.stream()
                 .sorted(Comparator.comparingLong(row -> ((Number) row.get("seq")).longValue()))
@@ -69,23 +80,23 @@ public class BatchPublisher extends ServiceSupport {
                 runs.values().forEach(run -> run.forEach(row -> released.add(id(row))));
                 break;
             }
-            List<Exchange> round = sendRound(runs.values());
-            boolean complete = round.stream().allMatch(sent -> sent.getProperty(COMPLETED, false, Boolean.class));
+            List<Delivery> round = sendRound(sender, runs.values());
+            boolean complete = round.stream().allMatch(Delivery::isCompleted);
             Iterator<Deque<Map<String, Object>>> keys = runs.values().iterator();
-            for (Exchange sent : round) {
+            for (Delivery delivery : round) {
                 Deque<Map<String, Object>> run = keys.next();
-                String id = id(run.removeFirst());
-                if (!sent.getProperty(COMPLETED, false, Boolean.class)) {
+                run.removeFirst();
+                if (!delivery.isCompleted()) {
                     // still unanswered: neither marked nor released, its lease decides
                     keys.remove();
-                } else if (sent.getException() == null && sent.getProperty(PUBLISHED, false, Boolean.class)) {
-                    published.add(id);
+                } else if (delivery.isPublished()) {
+                    published.add(delivery.id());
                     if (run.isEmpty()) {
                         keys.remove();
                     }
                 } else {
-                    if (sent.getProperty(RELEASED, false, Boolean.class)) {
-                        released.add(id);
+                    if (delivery.isReleased()) {
+                        released.add(delivery.id());
                     }
                     run.forEach(row -> released.add(id(row)));
                     keys.remove();
@@ -99,34 +110,26 @@ public class BatchPublisher extends ServiceSupport {
     }
 
     /** Sends the first event of every run at once and waits (up to the round timeout) for them to complete. */
-    private List<Exchange> sendRound(Iterable<Deque<Map<String, Object>>> runs) throws InterruptedException {
-        List<Exchange> round = new ArrayList<>();
+    private List<Delivery> sendRound(RoundSender sender, Iterable<Deque<Map<String, Object>>> runs)
+            throws InterruptedException {
+        List<Delivery> round = new ArrayList<>();
         for (Deque<Map<String, Object>> run : runs) {
-            Exchange exchange = endpoint.createExchange();
-            exchange.getMessage().setBody(run.peekFirst());
-            round.add(exchange);
+            round.add(new Delivery(run.peekFirst()));
         }
         CountDownLatch done = new CountDownLatch(round.size());
-        for (Exchange exchange : round) {
-            // asynchronous all the way to the broker client: no thread waits per event
-            template.asyncSend(endpoint, exchange).whenComplete((sent, error) -> {
-                exchange.setProperty(COMPLETED, true);
-                done.countDown();
-            });
-        }
+        // asynchronous all the way to the broker client: no thread waits per event
+        sender.send(round, done::countDown);
         if (!done.await(roundTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            Exchange stuck = round.stream().filter(e -> !e.getProperty(COMPLETED, false, Boolean.class)).findFirst()
-                    .orElseThrow();
-            LOG.warn("{} of {} sends unanswered after {}; they are left to their lease. First: {} at {}",
-                    done.getCount(), round.size(), roundTimeout, stuck.getExchangeId(),
-                    stuck.getExchangeExtension().getHistoryNodeId());
+            Delivery stuck = round.stream().filter(d -> !d.isCompleted()).findFirst().orElseThrow();
+            LOG.warn("{} of {} sends unanswered after {}; they are left to their lease. First: event {}",
+                    done.getCount(), round.size(), roundTimeout, stuck.id());
         }
         return round;
     }
 
-    private synchronized void ensureStarted() {
-        if (template == null) {
-            endpoint = context.getEndpoint(publishUri);
+    private synchronized RoundSender ensureStarted() {
+        if (sender == null) {
+            Endpoint publishRoute = context.getEndpoint(publishUri);
             DefaultProducerTemplate producerTemplate = new DefaultProducerTemplate(context);
             // the hand-over to the non-blocking producer is quick: two threads and an unbounded queue take a whole
             // round (Camel's default pool queues 1,000 tasks at most)
@@ -138,7 +141,9 @@ public class BatchPublisher extends ServiceSupport {
             producerTemplate.setExecutorService(dispatcher);
             producerTemplate.start();
             template = producerTemplate;
+            sender = new RoundSender(context, producerTemplate, publishRoute, endpointUri, mapper, metrics);
         }
+        return sender;
     }
 
     private static String id(Map<String, Object> row) {

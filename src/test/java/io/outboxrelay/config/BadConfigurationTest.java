@@ -41,6 +41,8 @@ class BadConfigurationTest {
         "OUTBOX_FAILED_BLOCKS_KEY       | maybe                        | outbox.failed-blocks-key",
         "OUTBOX_DB_URL                  | jdbc:mysql://localhost/x     | outbox.db.url",
         "OUTBOX_REDELIVERY_DELAY_MS     | 1e3                          | outbox.redelivery.delay-ms",
+        "OUTBOX_CLAIM_BATCHES_IN_FLIGHT | 0                            | outbox.claim.batches-in-flight",
+        "OUTBOX_DB_POOL_SIZE            | 3                            | outbox.db.pool-size",
     })
     void exitsNonZeroNamingTheKey(String variable, String value, String key) {
         Map<String, String> environment = new HashMap<>(Map.of("OUTBOX_DB_URL", db.url()));

@@ -12,6 +12,7 @@ import io.outboxrelay.support.Payloads;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -54,6 +55,35 @@ class FailedBlocksKeyTest {
                 db.update("DELETE FROM outbox WHERE id = ?", poison);
                 await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(status(db, next)));
                 await().atMost(Duration.ofSeconds(30)).until(() -> metric(relay, "outbox_keys_held_back") == 0.0);
+            }
+        }
+    }
+
+    /**
+     * The claim looks for heads among the oldest claimable events only (4 x batch-size), unless none of them is a
+     * head: a held key with more waiting events than that must not stall the keys behind it.
+     */
+    @Test
+    void aHeldKeyWithALongBacklogDoesNotStallOtherKeys() throws Exception {
+        String type = "fbl" + UUID.randomUUID().toString().substring(0, 8);
+        SharedKafka.broker().createTopic("outbox.event." + type, 1, Map.of("max.message.bytes", "131072"));
+        try (TestDatabase db = TestDatabase.create()) {
+            Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
+                    SharedKafka.broker().bootstrapServers());
+            settings.put("outbox.max-attempts", "1");
+            settings.put("outbox.failed-blocks-key", "true");
+            settings.put("outbox.batch-size", "5");
+            try (RelayInstance relay = RelayInstance.start(settings)) {
+                UUID poison = insert(db, type, "k", Payloads.tooBig(200_000));
+                await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(status(db, poison)));
+                for (int i = 0; i < 40; i++) {
+                    insert(db, type, "k", "{}");
+                }
+                UUID otherKey = insert(db, type, "other", "{}");
+
+                await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(status(db, otherKey)));
+                assertEquals(40, db.count("SELECT count(*) FROM outbox WHERE aggregate_id = 'k' AND status = 'PENDING'"),
+                        "the held key's events wait behind its FAILED event");
             }
         }
     }
