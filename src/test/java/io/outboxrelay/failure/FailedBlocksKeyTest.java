@@ -29,12 +29,9 @@ class FailedBlocksKeyTest {
     @ParameterizedTest(name = "outbox.failed-blocks-key={0}")
     @ValueSource(booleans = {false, true})
     void laterEventsOfAFailedKey(boolean failedBlocksKey) throws Exception {
-        String type = "fbk" + UUID.randomUUID().toString().substring(0, 8);
-        SharedKafka.broker().createTopic("outbox.event." + type, 1, Map.of("max.message.bytes", "131072"));
+        String type = typeWithSmallTopic("fbk");
         try (TestDatabase db = TestDatabase.create()) {
-            Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
-                    SharedKafka.broker().bootstrapServers());
-            settings.put("outbox.max-attempts", "1");
+            Map<String, String> settings = failOnFirstAttempt(db);
             settings.put("outbox.failed-blocks-key", Boolean.toString(failedBlocksKey));
             settings.put("outbox.metrics.refresh-ms", "200");
             try (RelayInstance relay = RelayInstance.start(settings)) {
@@ -65,12 +62,9 @@ class FailedBlocksKeyTest {
      */
     @Test
     void aHeldKeyWithALongBacklogDoesNotStallOtherKeys() throws Exception {
-        String type = "fbl" + UUID.randomUUID().toString().substring(0, 8);
-        SharedKafka.broker().createTopic("outbox.event." + type, 1, Map.of("max.message.bytes", "131072"));
+        String type = typeWithSmallTopic("fbl");
         try (TestDatabase db = TestDatabase.create()) {
-            Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
-                    SharedKafka.broker().bootstrapServers());
-            settings.put("outbox.max-attempts", "1");
+            Map<String, String> settings = failOnFirstAttempt(db);
             settings.put("outbox.failed-blocks-key", "true");
             settings.put("outbox.batch-size", "5");
             try (RelayInstance relay = RelayInstance.start(settings)) {
@@ -86,6 +80,20 @@ class FailedBlocksKeyTest {
                         "the held key's events wait behind its FAILED event");
             }
         }
+    }
+
+    /** An aggregate type whose topic refuses records over 128 KB, so a too-big payload fails at the broker. */
+    private static String typeWithSmallTopic(String prefix) {
+        String type = prefix + UUID.randomUUID().toString().substring(0, 8);
+        SharedKafka.broker().createTopic("outbox.event." + type, 1, Map.of("max.message.bytes", "131072"));
+        return type;
+    }
+
+    private static Map<String, String> failOnFirstAttempt(TestDatabase db) {
+        Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
+                SharedKafka.broker().bootstrapServers());
+        settings.put("outbox.max-attempts", "1");
+        return settings;
     }
 
     private static UUID insert(TestDatabase db, String type, String key, String payload) {
