@@ -1,7 +1,8 @@
 -- The operator's status command, run in the same snapshot as backlog-stats.sql (which gives pending, failed, the oldest
 -- pending age and the keys held back, as the relay's gauges count them): how the PENDING rows divide, with the claim's
 -- own lease test (claim.sql) - leased to a relay now, claimable now, or waiting for their next attempt (backoff) -
--- and how many PUBLISHED rows are kept (this one reads the whole table).
+-- and how many PUBLISHED rows are kept (this one reads the whole table); the partitions, and how many have no owner
+-- under a live lease now (cli-instances.sql lists the owners).
 SELECT count(*) FILTER (WHERE status = 'PENDING'
                           AND lease_until >= now()) AS in_flight,
        count(*) FILTER (WHERE status = 'PENDING'
@@ -10,5 +11,8 @@ SELECT count(*) FILTER (WHERE status = 'PENDING'
        count(*) FILTER (WHERE status = 'PENDING'
                           AND (lease_until IS NULL OR lease_until < now())
                           AND next_attempt_at > now()) AS backing_off,
-       count(*) FILTER (WHERE status = 'PUBLISHED') AS published
+       count(*) FILTER (WHERE status = 'PUBLISHED') AS published,
+       (SELECT count(*) FROM {{outbox.table}}_partitions) AS partitions,
+       (SELECT count(*) FROM {{outbox.table}}_partitions
+         WHERE owner IS NULL OR lease_until <= now()) AS unowned_partitions
   FROM {{outbox.table}}

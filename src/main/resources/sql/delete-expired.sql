@@ -1,7 +1,11 @@
--- Deletes one bounded batch of published rows older than outbox.retention.
+-- Deletes one bounded batch of published rows older than outbox.retention: the oldest, found through the
+-- published_at index (migration V3) and deleted by their physical address (ctid), so a batch reads about as many
+-- index entries and rows as it deletes, however large the table.
 DELETE FROM {{outbox.table}}
- WHERE id IN (SELECT id
-                FROM {{outbox.table}}
-               WHERE status = 'PUBLISHED'
-                 AND published_at < now() - CAST('{{outbox.retention}}' AS interval)
-               LIMIT {{outbox.retention.batch-size}})
+ WHERE ctid = ANY(ARRAY(
+         SELECT ctid
+           FROM {{outbox.table}}
+          WHERE status = 'PUBLISHED'
+            AND published_at < now() - CAST('{{outbox.retention}}' AS interval)
+          ORDER BY published_at
+          LIMIT {{outbox.retention.batch-size}}))

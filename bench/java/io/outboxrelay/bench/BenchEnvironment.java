@@ -40,14 +40,38 @@ final class BenchEnvironment {
         return db;
     }
 
+    /** The benchmarks' plain-Java relay (PlainRelay) with the relay's batch size and producer settings. */
+    RelayProcess startPlainRelay(TestDatabase db) {
+        RelayProcess relay = RelayProcess.startMain(PlainRelay.class.getName(), List.of(db.url(), kafka.bootstrapServers(),
+                RelaySettingsFile.get("outbox.batch-size", "1000"), RelaySettingsFile.get("camel.component.kafka.linger-ms", "0"),
+                RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"),
+                RelaySettingsFile.get("camel.component.kafka.compression-codec", "none")), Map.of());
+        relay.awaitOutput("plain relay started", Duration.ofSeconds(60));
+        return relay;
+    }
+
     RelayProcess startRelay(TestDatabase db, Map<String, String> extra) {
         Map<String, String> env = new HashMap<>(extra);
+        // e.g. RELAY_JAVA_OPTIONS=-XX:StartFlightRecording=filename=target/drain.jfr bench/run --only drain
+        String relayOptions = System.getenv("RELAY_JAVA_OPTIONS");
+        if (relayOptions != null) {
+            env.put("JAVA_TOOL_OPTIONS", relayOptions);
+        }
         env.put("OUTBOX_DB_URL", db.url());
         env.put("CAMEL_COMPONENT_KAFKA_BROKERS", kafka.bootstrapServers());
         env.put("OUTBOX_ROUTES_DIR", "target/no-extra-routes");
         RelayProcess relay = RelayProcess.startJar(env, "-Dcamel.management.port=0");
         relay.awaitOutput("(outbox-relay) started", Duration.ofSeconds(120));
         return relay;
+    }
+
+    /** The relay jar started without waiting for its start line (the startup scenario times it itself). */
+    RelayProcess startRelayUnwatched(TestDatabase db) {
+        Map<String, String> env = new HashMap<>();
+        env.put("OUTBOX_DB_URL", db.url());
+        env.put("CAMEL_COMPONENT_KAFKA_BROKERS", kafka.bootstrapServers());
+        env.put("OUTBOX_ROUTES_DIR", "target/no-extra-routes");
+        return RelayProcess.startJar(env, "-Dcamel.management.port=0");
     }
 
     static void stop(RelayProcess relay) {
@@ -68,15 +92,25 @@ final class BenchEnvironment {
 
     /** Inserts events of about 300 bytes of JSON, round-robin over 1,000 keys and the given aggregate types. */
     static void insertEvents(TestDatabase db, String[] types, int events) {
+        insertEvents(db, types, events, KEYS);
+    }
+
+    /** The same over the given number of keys (each key stays with one aggregate type). */
+    static void insertEvents(TestDatabase db, String[] types, int events, int keys) {
+        insertEventsUnanalysed(db, types, events, keys);
+        db.update("ANALYZE outbox");
+    }
+
+    /** Without the ANALYZE after (a relay already running starts on them at the commit). */
+    static void insertEventsUnanalysed(TestDatabase db, String[] types, int events, int keys) {
         db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
-                + "SELECT (?::text[])[1 + n % 3], 'key-' || (n % " + KEYS + "), 'Updated', jsonb_build_object("
+                + "SELECT (?::text[])[1 + (n % " + keys + ") % 3], 'key-' || (n % " + keys + "), 'Updated', jsonb_build_object("
                 + "'id', n, 'customer', 'customer-' || (n % 977), 'status', 'CONFIRMED', 'currency', 'EUR', "
                 + "'total', round((n % 10000) / 7.0, 2), 'lines', jsonb_build_array("
                 + "jsonb_build_object('sku', 'SKU-' || (n % 311), 'qty', 1 + n % 5, 'price', 19.99), "
                 + "jsonb_build_object('sku', 'SKU-' || (n % 173), 'qty', 2, 'price', 5.5)), "
                 + "'note', repeat('x', 90)) FROM generate_series(1, ?) AS n",
                 (Object) types, events);
-        db.update("ANALYZE outbox");
     }
 
     long recordsIn(String[] types) throws Exception {

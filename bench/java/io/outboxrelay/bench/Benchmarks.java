@@ -24,7 +24,10 @@ import io.outboxrelay.support.KafkaBroker;
  *
  * Options: --runs N (2), --events N (200000), --naive-events N (50000), --steady-rate N (2000),
  * --steady-seconds N (60), --steady-warmup-seconds N (15: written at the same rate before the measured seconds,
- * while the freshly started relay's JIT compiles; reported apart in p99_ms_by_10s), --idle-seconds N (60), --only drain,steady,... (all).
+ * while the freshly started relay's JIT compiles; reported apart in p99_ms_by_10s), --idle-seconds N (60),
+ * --retention-published N (2000000), --retention-pending N (100000), --only drain,steady,... (all).
+ * PostgreSQL runs with autovacuum on for the benchmarks, as in production; the server's own setting is put back at
+ * the end.
  */
 public final class Benchmarks {
 
@@ -40,11 +43,15 @@ public final class Benchmarks {
         int steadySeconds = Integer.parseInt(o.getOrDefault("steady-seconds", "60"));
         int steadyWarmup = Integer.parseInt(o.getOrDefault("steady-warmup-seconds", "15"));
         int idleSeconds = Integer.parseInt(o.getOrDefault("idle-seconds", "60"));
-        List<String> only = List.of(o.getOrDefault("only", "limits,naive,drain,steady,idle").split(","));
+        int retentionPublished = Integer.parseInt(o.getOrDefault("retention-published", "2000000"));
+        int retentionPending = Integer.parseInt(o.getOrDefault("retention-pending", "100000"));
+        int startupRuns = Integer.parseInt(o.getOrDefault("startup-runs", "3"));
+        List<String> only = List.of(o.getOrDefault("only",
+                "limits,naive,plain,drain,hot,startup,steady,idle,retention").split(","));
 
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         List<Map<String, Object>> results = new ArrayList<>();
-        try (KafkaBroker kafka = KafkaBroker.start()) {
+        try (KafkaBroker kafka = KafkaBroker.start(); Autovacuum on = Autovacuum.on()) {
             Scenarios scenarios = new Scenarios(new BenchEnvironment(kafka));
             for (int run = 1; run <= runs; run++) {
                 if (only.contains("limits")) {
@@ -54,14 +61,27 @@ public final class Benchmarks {
                 if (only.contains("naive")) {
                     record(results, run, scenarios.naive(naiveEvents));
                 }
+                if (only.contains("plain")) {
+                    record(results, run, scenarios.plainDrain(events));
+                }
                 if (only.contains("drain")) {
                     record(results, run, scenarios.drain(events));
+                }
+                if (only.contains("hot")) {
+                    record(results, run, scenarios.plainDrainHotKeys(events));
+                    record(results, run, scenarios.drainHotKeys(events));
+                }
+                if (only.contains("startup")) {
+                    record(results, run, scenarios.startup(startupRuns));
                 }
                 if (only.contains("steady")) {
                     record(results, run, scenarios.steady(steadyRate, steadySeconds, steadyWarmup));
                 }
                 if (only.contains("idle")) {
                     record(results, run, scenarios.idle(idleSeconds));
+                }
+                if (only.contains("retention")) {
+                    record(results, run, scenarios.retention(retentionPublished, retentionPending, 20));
                 }
             }
         }
@@ -97,7 +117,7 @@ public final class Benchmarks {
         md.append("Machine: ").append(machine).append(". Options: ").append(options.isEmpty() ? "defaults" : options)
                 .append(". Relay settings: batch-size ").append(RelaySettingsFile.get("outbox.batch-size", "?"))
                 .append(", poll-delay-ms ").append(RelaySettingsFile.get("outbox.poll-delay-ms", "?"))
-                .append(", claim.run-length ").append(RelaySettingsFile.get("outbox.claim.run-length", "?"))
+                .append(", partitions ").append(RelaySettingsFile.get("outbox.partitions", "?"))
                 .append(", kafka linger-ms ").append(RelaySettingsFile.get("camel.component.kafka.linger-ms", "0"))
                 .append(", producer-batch-size ").append(RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"))
                 .append(", compression ").append(RelaySettingsFile.get("camel.component.kafka.compression-codec", "none"))
@@ -139,6 +159,14 @@ public final class Benchmarks {
                 long limit = Math.min(r.get("limit_kafka"), r.get("limit_postgres"));
                 md.append(String.format("Run %s: relay drain %,d events/s = %.0f%% of the lower raw limit (%,d/s)",
                         run.getKey(), r.get("drain"), 100.0 * r.get("drain") / limit, limit));
+                if (r.containsKey("plain_drain")) {
+                    md.append(String.format("; %.2f× the plain relay (%,d/s)", (double) r.get("drain") / r.get("plain_drain"),
+                            r.get("plain_drain")));
+                }
+                if (r.containsKey("drain_hot_keys")) {
+                    md.append(String.format("; 10 hot keys at %.0f%% of the drain rate", 100.0 * r.get("drain_hot_keys")
+                            / r.get("drain")));
+                }
                 if (r.containsKey("naive")) {
                     md.append(String.format("; %.1f× the naive loop (%,d/s)", (double) r.get("drain") / r.get("naive"),
                             r.get("naive")));

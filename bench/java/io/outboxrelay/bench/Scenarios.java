@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
+import io.outboxrelay.sql.OutboxSql;
 import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
@@ -28,24 +29,52 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 final class Scenarios {
 
+    /** Events each drain relay sends before the measured drain. */
+    private static final int DRAIN_WARMUP = 50_000;
+
+    static final int HOT_KEYS = 10;
+
     private final BenchEnvironment env;
 
     Scenarios(BenchEnvironment env) {
         this.env = env;
     }
 
-    /** Pre-inserted events (not timed), then one relay drains them: events/s, peak RSS, CPU per event. */
+    /** Pre-inserted events over 1,000 keys (not timed), then one relay drains them: events/s, peak RSS, CPU per event. */
     Map<String, Object> drain(int events) throws Exception {
+        return drain("drain", events, BenchEnvironment.KEYS, db -> env.startRelay(db, Map.of()));
+    }
+
+    /** The same over only 10 keys: hot aggregates. */
+    Map<String, Object> drainHotKeys(int events) throws Exception {
+        return drain("drain_hot_keys", events, HOT_KEYS, db -> env.startRelay(db, Map.of()));
+    }
+
+    /** The plain-Java batched relay (PlainRelay) on the same events, as its own process. */
+    Map<String, Object> plainDrain(int events) throws Exception {
+        return drain("plain_drain", events, BenchEnvironment.KEYS, env::startPlainRelay);
+    }
+
+    Map<String, Object> plainDrainHotKeys(int events) throws Exception {
+        return drain("plain_drain_hot_keys", events, HOT_KEYS, env::startPlainRelay);
+    }
+
+    private Map<String, Object> drain(String scenario, int events, int keys,
+            java.util.function.Function<TestDatabase, RelayProcess> launcher) throws Exception {
         try (TestDatabase db = env.databaseWithSchema()) {
-            String[] types = env.createTopics("drain" + suffix());
-            BenchEnvironment.insertEvents(db, types, events);
-            RelayProcess relay = env.startRelay(db, Map.of());
+            String[] types = env.createTopics(scenario.replace("_", "") + suffix());
+            // a relay runs for days: it first drains a warm-up backlog (JIT, connections, producers), untimed
+            BenchEnvironment.insertEvents(db, types, DRAIN_WARMUP, keys);
+            RelayProcess relay = launcher.apply(db);
             try {
+                awaitDrained(db, types, DRAIN_WARMUP);
+                // timed from the insert's commit, when the relay can see the events (not analysed: it is running)
+                BenchEnvironment.insertEventsUnanalysed(db, types, events, keys);
                 double cpuStart = BenchEnvironment.cpuSeconds(relay.pid());
                 long start = System.nanoTime();
                 // polls "is anything left" rather than counting, so the probe costs the database little
                 while (db.count("SELECT count(*) FROM (SELECT 1 FROM outbox WHERE status = 'PENDING' LIMIT 1) p") > 0
-                        || env.recordsIn(types) < events) {
+                        || env.recordsIn(types) < DRAIN_WARMUP + events) {
                     pause(200);
                     if (System.nanoTime() - start > Duration.ofMinutes(10).toNanos()) {
                         throw new IllegalStateException("drain did not finish in 10 minutes");
@@ -53,19 +82,70 @@ final class Scenarios {
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 double cpu = BenchEnvironment.cpuSeconds(relay.pid()) - cpuStart;
-                Map<String, Object> r = result("drain");
+                Map<String, Object> r = result(scenario);
                 r.put("events", events);
+                r.put("keys", keys);
                 r.put("seconds", round(seconds));
                 r.put("events_per_s", Math.round(events / seconds));
                 r.put("relay_cpu_s", round(cpu));
                 r.put("cpu_us_per_event", round(cpu * 1e6 / events));
                 r.put("relay_peak_rss_mb", Math.round(BenchEnvironment.peakRssMb(relay.pid())));
-                r.put("records_in_kafka", env.recordsIn(types));
+                r.put("records_in_kafka", env.recordsIn(types) - DRAIN_WARMUP);
                 return r;
             } finally {
                 BenchEnvironment.stop(relay);
             }
         }
+    }
+
+    private void awaitDrained(TestDatabase db, String[] types, int events) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        while (db.count("SELECT count(*) FROM (SELECT 1 FROM outbox WHERE status = 'PENDING' LIMIT 1) p") > 0
+                || env.recordsIn(types) < events) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("warm-up did not drain in 5 minutes");
+            }
+            pause(200);
+        }
+    }
+
+    /**
+     * From {@code java -jar} to the first event acknowledged by Kafka, with the database and the broker up and one
+     * event waiting: the record's broker timestamp (LogAppendTime) minus the moment the process was started.
+     */
+    Map<String, Object> startup(int runs) throws Exception {
+        List<Long> millis = new ArrayList<>();
+        for (int run = 0; run < runs; run++) {
+            try (TestDatabase db = env.databaseWithSchema()) {
+                String[] types = env.createTopics("startup" + suffix());
+                BenchEnvironment.insertEvents(db, types, 1);
+                long started = System.currentTimeMillis();
+                RelayProcess relay = env.startRelayUnwatched(db);
+                try {
+                    // wait on the database (cheap), not on Kafka consumers: a consumer made every few milliseconds
+                    // would compete with the relay for the two cores while it starts
+                    long deadline = System.currentTimeMillis() + 60_000;
+                    while (db.count("SELECT count(*) FROM outbox WHERE status = 'PUBLISHED'") == 0
+                            && System.currentTimeMillis() < deadline) {
+                        pause(20);
+                    }
+                    String type = (String) db.query("SELECT aggregate_type FROM outbox WHERE status = 'PUBLISHED'")
+                            .get(0).get("aggregate_type");
+                    List<ConsumerRecord<String, byte[]>> records = SharedKafka.read(env.kafka.bootstrapServers(),
+                            "outbox.event." + type, 1, Duration.ofSeconds(10));
+                    millis.add(records.get(0).timestamp() - started);
+                } finally {
+                    BenchEnvironment.stop(relay);
+                }
+            }
+        }
+        long[] sorted = millis.stream().mapToLong(Long::longValue).sorted().toArray();
+        Map<String, Object> r = result("startup");
+        r.put("runs", runs);
+        r.put("start_to_first_publish_ms", millis);
+        r.put("median_ms", percentile(sorted, 0.5));
+        r.put("max_ms", sorted[sorted.length - 1]);
+        return r;
     }
 
     /**
@@ -236,34 +316,49 @@ final class Scenarios {
         }
     }
 
-    /** The raw rate of the relay's own claim and mark statements on the same rows, with no broker. */
+    /**
+     * The raw rate of the relay's own statements on the same rows, with no broker: one heartbeat to own every
+     * partition, then claims of a batch each, every claim marking the previous batch in the same round trip.
+     */
     Map<String, Object> databaseLimit(int events) throws Exception {
         try (TestDatabase db = env.databaseWithSchema()) {
             String[] types = {"a", "b", "c"};
             BenchEnvironment.insertEvents(db, types, events);
-            String claim = sql("claim");
-            String mark = sql("mark-published").replace(":#${body.published}", "?");
+            db.update("VACUUM ANALYZE outbox");
             int claimed = 0;
             long start = System.nanoTime();
-            try (Connection c = db.connect(); PreparedStatement claimPs = c.prepareStatement(claim);
-                    PreparedStatement markPs = c.prepareStatement(mark)) {
+            try (Connection c = db.connect(); PreparedStatement heartbeat = c.prepareStatement(sql("heartbeat"));
+                    PreparedStatement claim = c.prepareStatement(sql("claim"))) {
                 // the relay's session setting (RelayConfiguration): no JIT for its short statements
                 try (var jit = c.createStatement()) {
                     jit.execute("SET jit = off");
                 }
+                heartbeat.setInt(1, 0);
+                heartbeat.setArray(2, c.createArrayOf("integer", new Integer[0]));
+                heartbeat.executeQuery().close();
+                AllPartitions owned = AllPartitions.fromSettings();
+                Integer[] all = owned.numbers();
+                Long[] after = owned.after();
+                Integer[] take = owned.take();
+                List<String> previous = List.of();
                 while (true) {
+                    claim.setArray(1, c.createArrayOf("uuid", previous.toArray()));
+                    claim.setArray(2, c.createArrayOf("integer", all));
+                    claim.setArray(3, c.createArrayOf("bigint", after));
+                    claim.setArray(4, c.createArrayOf("integer", take));
                     List<String> ids = new ArrayList<>();
-                    try (ResultSet rs = claimPs.executeQuery()) {
+                    try (ResultSet rs = claim.executeQuery()) {
                         while (rs.next()) {
                             ids.add(rs.getString("id"));
+                            int p = rs.getInt("partition_number");
+                            after[p] = Math.max(after[p], rs.getLong("seq"));
                         }
                     }
-                    if (ids.isEmpty()) {
+                    if (ids.isEmpty() && previous.isEmpty()) {
                         break;
                     }
                     claimed += ids.size();
-                    markPs.setObject(1, ids.toArray(new String[0]));
-                    markPs.executeUpdate();
+                    previous = ids;
                 }
             }
             return rate("limit_postgres", claimed, start);
@@ -271,21 +366,182 @@ final class Scenarios {
     }
 
     /** The relay's SQL with its default settings substituted, as the relay resolves it. */
-    private static String sql(String name) throws Exception {
-        String text;
-        try (var in = Scenarios.class.getClassLoader().getResourceAsStream("sql/" + name + ".sql")) {
-            text = new String(in.readAllBytes());
-        }
-        Map<String, String> values = Map.of("outbox.table", "outbox",
+    private static String sql(String name) {
+        return OutboxSql.resolved(name, Map.of("outbox.table", "outbox",
                 "outbox.batch-size", RelaySettingsFile.get("outbox.batch-size", "1000"),
-                "outbox.claim.run-length", RelaySettingsFile.get("outbox.claim.run-length", "10"),
+                "outbox.partitions", RelaySettingsFile.get("outbox.partitions", "32"),
+                "outbox.instance.stale-after", RelaySettingsFile.get("outbox.instance.stale-after", "PT30S"),
                 "outbox.failed-blocks-key", "false",
                 "outbox.instance-id", "bench",
-                "outbox.lease", "PT60S");
-        for (Map.Entry<String, String> v : values.entrySet()) {
-            text = text.replace("{{" + v.getKey() + "}}", v.getValue());
+                "outbox.lease", "PT60S",
+                "outbox.retention", RelaySettingsFile.get("outbox.retention", "P7D"),
+                "outbox.retention.batch-size", RelaySettingsFile.get("outbox.retention.batch-size", "5000")));
+    }
+
+    /**
+     * Retention at scale: {@code published} PUBLISHED rows older than outbox.retention and {@code pending} PENDING
+     * ones. The relay's claim statement runs five times a second (each claim given back at once, so every claim sees
+     * the same backlog) for {@code quietSeconds}, then a janitor pass runs the relay's delete statement until a batch
+     * comes back short, as the retention route does, while the claims go on. Reported: the delete's plan, the pass's
+     * time and statements, and the claim's latency before and during the pass.
+     */
+    Map<String, Object> retention(int published, int pending, int quietSeconds) throws Exception {
+        try (TestDatabase db = env.databaseWithSchema()) {
+            insertPublished(db, published);
+            BenchEnvironment.insertEvents(db, new String[] {"a", "b", "c"}, pending);
+            db.update("VACUUM ANALYZE outbox");
+            String delete = sql("delete-expired");
+            String plan = db.query("EXPLAIN " + delete).stream().map(row -> (String) row.get("QUERY PLAN"))
+                    .reduce("", (a, b) -> a + "\n" + b);
+
+            ClaimProbe claims = new ClaimProbe(db, sql("heartbeat"), sql("claim"), sql("release"));
+            Thread claimer = new Thread(claims, "bench-claims");
+            claimer.start();
+            List<Long> deleteMillis = new ArrayList<>();
+            long deleted = 0;
+            double passSeconds;
+            try {
+                pause(quietSeconds * 1000L);
+                claims.phase("during");
+                int batchSize = Integer.parseInt(RelaySettingsFile.get("outbox.retention.batch-size", "5000"));
+                long passStart = System.nanoTime();
+                try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(delete)) {
+                    try (var jit = c.createStatement()) {
+                        jit.execute("SET jit = off");
+                    }
+                    int count;
+                    do {
+                        long start = System.nanoTime();
+                        count = ps.executeUpdate();
+                        deleteMillis.add((System.nanoTime() - start) / 1_000_000);
+                        deleted += count;
+                    } while (count == batchSize);
+                }
+                passSeconds = (System.nanoTime() - passStart) / 1e9;
+                claims.phase("after");
+                pause(5_000);
+            } finally {
+                claims.stop();
+                claimer.join();
+            }
+            long[] deletes = deleteMillis.stream().mapToLong(Long::longValue).sorted().toArray();
+            Map<String, Object> r = result("retention");
+            r.put("published_rows", published);
+            r.put("pending_rows", pending);
+            r.put("delete_plan", plan.contains("Seq Scan") ? "seq scan" : plan.contains("Index Scan using")
+                    ? "index scan + " + (plan.contains("Tid Scan") ? "tid scan" : "other") : plan);
+            r.put("rows_deleted", deleted);
+            r.put("statements", deletes.length);
+            r.put("pass_s", round(passSeconds));
+            r.put("delete_p50_ms", percentile(deletes, 0.50));
+            r.put("delete_max_ms", deletes.length == 0 ? -1 : deletes[deletes.length - 1]);
+            for (String phase : List.of("before", "during", "after")) {
+                long[] latencies = claims.latencies(phase);
+                r.put("claim_" + phase + "_n", latencies.length);
+                r.put("claim_" + phase + "_p50_ms", percentile(latencies, 0.50));
+                r.put("claim_" + phase + "_p99_ms", percentile(latencies, 0.99));
+                r.put("claim_" + phase + "_max_ms", latencies.length == 0 ? -1 : latencies[latencies.length - 1]);
+            }
+            return r;
         }
-        return text;
+    }
+
+    /** Rows published a day longer ago than the default retention (P7D), about 300 bytes each like the events. */
+    private static void insertPublished(TestDatabase db, int rows) {
+        db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, published_at, created_at) "
+                + "SELECT 'old', 'key-' || (n % " + BenchEnvironment.KEYS + "), 'Updated', jsonb_build_object('id', n, "
+                + "'note', repeat('x', 250)), 'PUBLISHED', now() - interval '8 days' + n * interval '1 millisecond', "
+                + "now() - interval '8 days' FROM generate_series(1, ?) AS n", rows);
+    }
+
+    /** The relay's claim, five times a second, each claim given back at once; latencies kept per phase. */
+    /**
+     * The claim's per-partition arguments for an instance owning every partition, each read from its start and asked
+     * for an even share of outbox.batch-size.
+     */
+    private record AllPartitions(Integer[] numbers, Long[] after, Integer[] take) {
+
+        static AllPartitions fromSettings() {
+            int partitions = Integer.parseInt(RelaySettingsFile.get("outbox.partitions", "32"));
+            int batch = Integer.parseInt(RelaySettingsFile.get("outbox.batch-size", "1000"));
+            AllPartitions all = new AllPartitions(new Integer[partitions], new Long[partitions], new Integer[partitions]);
+            for (int p = 0; p < partitions; p++) {
+                all.numbers[p] = p;
+                all.after[p] = 0L;
+                all.take[p] = Math.max(1, batch / partitions);
+            }
+            return all;
+        }
+    }
+
+    private static final class ClaimProbe implements Runnable {
+
+        private final TestDatabase db;
+        private final String heartbeat;
+        private final String claim;
+        private final String release;
+        private final Map<String, List<Long>> latencies = new ConcurrentHashMap<>();
+        private volatile String phase = "before";
+        private volatile boolean running = true;
+
+        ClaimProbe(TestDatabase db, String heartbeat, String claim, String release) {
+            this.db = db;
+            this.heartbeat = heartbeat;
+            this.claim = claim;
+            this.release = release;
+        }
+
+        void phase(String name) {
+            phase = name;
+        }
+
+        void stop() {
+            running = false;
+        }
+
+        long[] latencies(String name) {
+            return latencies.getOrDefault(name, List.of()).stream().mapToLong(Long::longValue).sorted().toArray();
+        }
+
+        @Override
+        public void run() {
+            try (Connection c = db.connect(); PreparedStatement heartbeatPs = c.prepareStatement(heartbeat);
+                    PreparedStatement claimPs = c.prepareStatement(claim);
+                    PreparedStatement releasePs = c.prepareStatement(release)) {
+                try (var jit = c.createStatement()) {
+                    jit.execute("SET jit = off");
+                }
+                AllPartitions owned = AllPartitions.fromSettings();
+                Integer[] all = owned.numbers();
+                Long[] after = owned.after();
+                Integer[] take = owned.take();
+                while (running) {
+                    long next = System.nanoTime() + 200_000_000L;
+                    // stays the owner of every partition, as a relay's heartbeat keeps it
+                    heartbeatPs.setInt(1, 0);
+                    heartbeatPs.setArray(2, c.createArrayOf("integer", new Integer[0]));
+                    heartbeatPs.executeQuery().close();
+                    String current = phase;
+                    long start = System.nanoTime();
+                    claimPs.setArray(1, c.createArrayOf("uuid", new String[0]));
+                    claimPs.setArray(2, c.createArrayOf("integer", all));
+                    claimPs.setArray(3, c.createArrayOf("bigint", after));
+                    claimPs.setArray(4, c.createArrayOf("integer", take));
+                    List<String> ids = new ArrayList<>();
+                    try (ResultSet rs = claimPs.executeQuery()) {
+                        while (rs.next()) {
+                            ids.add(rs.getString("id"));
+                        }
+                    }
+                    latencies.computeIfAbsent(current, k -> new ArrayList<>()).add((System.nanoTime() - start) / 1_000_000);
+                    releasePs.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+                    releasePs.executeUpdate();
+                    LockSupport.parkNanos(next - System.nanoTime());
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     /**

@@ -2,6 +2,8 @@ package io.outboxrelay.claim;
 
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.Arrays;
+import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
@@ -12,8 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * LISTENs on the outbox's channel (notified by its insert trigger, migration V2) on a connection of its own and
- * wakes the claim scheduler for every notification. While the database is unreachable it reconnects every second;
+ * LISTENs on the outbox's channel (notified by its insert trigger, migration V2, and by the operator's replay command)
+ * on a connection of its own and wakes the claim loop for every notification. While the database is unreachable it reconnects every second;
  * polling goes on meanwhile, so nothing depends on a notification arriving.
  */
 public class InsertListener extends ServiceSupport {
@@ -23,13 +25,14 @@ public class InsertListener extends ServiceSupport {
 
     private final DataSource dataSource;
     private final String channel;
-    private final Runnable onInsert;
+    private final Consumer<Boolean> onNotify;
     private volatile Thread thread;
 
-    public InsertListener(DataSource dataSource, TableName table, Runnable onInsert) {
+    /** @param onNotify told of every batch of notifications: true when one is a replay ('replay' payload) */
+    public InsertListener(DataSource dataSource, TableName table, Consumer<Boolean> onNotify) {
         this.dataSource = dataSource;
         this.channel = table.qualified();
-        this.onInsert = onInsert;
+        this.onNotify = onNotify;
     }
 
     @Override
@@ -47,7 +50,7 @@ public class InsertListener extends ServiceSupport {
                 while (thread != null) {
                     var notifications = pg.getNotifications(WAIT_MILLIS);
                     if (notifications != null && notifications.length > 0) {
-                        onInsert.run();
+                        onNotify.accept(Arrays.stream(notifications).anyMatch(n -> "replay".equals(n.getParameter())));
                     }
                 }
             } catch (Exception e) {

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,8 @@ import io.outboxrelay.config.OperatorSettings;
  * {@code status [--json]}: the backlog at a glance. PENDING rows and how they divide (due now, in flight under a
  * relay's lease, backing off before their next attempt), the age of the oldest PENDING row, FAILED and PUBLISHED
  * rows, and the keys held back. The first four figures come from backlog-stats.sql, the relay's own gauge query, so
- * they match /observe/metrics; the rest from cli-status.sql, in the same snapshot.
+ * they match /observe/metrics; the rest from cli-status.sql, in the same snapshot. Then the partitions and the relay
+ * instances that own them (cli-instances.sql).
  */
 record StatusCommand(boolean json) implements OperatorCommand {
 
@@ -68,7 +70,22 @@ record StatusCommand(boolean json) implements OperatorCommand {
                 status.put("failed", failed);
                 status.put("published", rs.getLong("published"));
                 status.put("keys_held_back", keysHeldBack);
+                status.put("partitions", rs.getLong("partitions"));
+                status.put("unowned_partitions", rs.getLong("unowned_partitions"));
             }
+            List<Map<String, Object>> instances = new ArrayList<>();
+            try (ResultSet rs = statement.executeQuery(OutboxDatabase.sql("cli-instances", settings))) {
+                while (rs.next()) {
+                    Map<String, Object> instance = new LinkedHashMap<>();
+                    instance.put("instance_id", rs.getString("instance_id"));
+                    instance.put("heartbeat_age_seconds",
+                            Math.round(rs.getDouble("heartbeat_age_seconds") * 10) / 10.0);
+                    instance.put("in_flight", rs.getLong("in_flight"));
+                    instance.put("partitions", List.of((Integer[]) rs.getArray("partitions").getArray()));
+                    instances.add(instance);
+                }
+            }
+            status.put("instances", instances);
         }
         connection.commit();
         return status;
@@ -90,12 +107,42 @@ record StatusCommand(boolean json) implements OperatorCommand {
                         "later events wait behind a retried" + (settings.failedBlocksKey() ? " or FAILED" : "")
                                 + " event of their key")
                 .printBody(out, "  ");
+        out.println();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> instances = (List<Map<String, Object>>) s.get("instances");
+        out.println(s.get("partitions") + " partitions, " + s.get("unowned_partitions") + " without a live owner; "
+                + instances.size() + (instances.size() == 1 ? " relay instance" : " relay instances"));
+        TextTable owners = new TextTable("instance", "heartbeat", "in flight", "partitions").alignRight(1).alignRight(2);
+        instances.forEach(i -> owners.add(i.get("instance_id"), i.get("heartbeat_age_seconds") + " s ago",
+                i.get("in_flight"), ranges((List<?>) i.get("partitions"))));
+        if (!instances.isEmpty()) {
+            owners.print(out, "  ");
+        }
         long failed = (long) s.get("failed");
         if (failed > 0) {
             out.println();
             out.println(failed + " FAILED " + (failed == 1 ? "row" : "rows")
                     + ": 'failed' lists them, 'replay --id ID | --key TYPE/ID | --all' retries them.");
         }
+    }
+
+    /** [0, 1, 2, 3, 7, 9, 10] as "0-3, 7, 9-10"; "-" for none. */
+    static String ranges(List<?> numbers) {
+        if (numbers.isEmpty()) {
+            return "-";
+        }
+        StringBuilder text = new StringBuilder();
+        int i = 0;
+        while (i < numbers.size()) {
+            int first = (Integer) numbers.get(i);
+            int last = first;
+            while (i + 1 < numbers.size() && (Integer) numbers.get(i + 1) == last + 1) {
+                last = (Integer) numbers.get(++i);
+            }
+            text.append(text.length() == 0 ? "" : ", ").append(first == last ? first : first + "-" + last);
+            i++;
+        }
+        return text.toString();
     }
 
     /** 7384 seconds as "2h 3m 4s". */

@@ -1,26 +1,28 @@
 package io.outboxrelay.config;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
+
+import jakarta.jms.ConnectionFactory;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.outboxrelay.claim.ClaimGate;
-import io.outboxrelay.claim.ClaimScheduler;
-import io.outboxrelay.claim.InsertListener;
-import io.outboxrelay.claim.LeaseRelease;
-import io.outboxrelay.failure.FailureDescription;
+import io.outboxrelay.claim.OutboxComponent;
+import io.outboxrelay.health.BackgroundHealthCheck;
 import io.outboxrelay.health.BrokerHealthCheck;
 import io.outboxrelay.health.DatabaseHealthCheck;
 import io.outboxrelay.metrics.RelayMetrics;
 import io.outboxrelay.publish.BrokerOutage;
 import io.outboxrelay.publish.BrokerProbe;
+import io.outboxrelay.publish.KafkaAdmin;
+import io.outboxrelay.publish.TopicSizedBatches;
 import io.outboxrelay.publish.OutboxEventMapper;
-import io.outboxrelay.publish.BatchPublisher;
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.sql.OutboxSql;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
@@ -30,6 +32,7 @@ import org.apache.camel.main.BaseMainSupport;
 import org.apache.camel.main.MainListenerSupport;
 import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.spi.Registry;
+import org.apache.camel.util.function.Suppliers;
 import org.springframework.jms.connection.CachingConnectionFactory;
 
 /**
@@ -59,37 +62,55 @@ public class RelayConfiguration extends MainListenerSupport {
 
         DataSource dataSource = dataSource(settings);
         registry.bind("outboxDataSource", dataSource);
-        SchemaMigration schema = new SchemaMigration(dataSource, settings.table(), settings.migrate());
+        SchemaMigration schema = new SchemaMigration(dataSource, settings.table(), settings.partitions(),
+                settings.migrate());
         // migrate now when the database is up; otherwise the claim gate keeps trying
         schema.isReady();
 
-        ActiveMQConnectionFactory jms = new ActiveMQConnectionFactory(settings.jmsBrokerUrl());
-        // Spring's caching factory keeps one connection and session per producer instead of one per message.
-        registry.bind("jmsConnectionFactory", new CachingConnectionFactory(jms));
+        // Made on first use: loading the Artemis client takes a fifth of a second of the start, and most relays
+        // publish to Kafka. Spring's caching factory keeps one connection and session per producer instead of one per
+        // message.
+        Supplier<ActiveMQConnectionFactory> jms = Suppliers.memorize(
+                () -> new ActiveMQConnectionFactory(settings.jmsBrokerUrl()));
+        registry.bind("jmsConnectionFactory", ConnectionFactory.class, () -> new CachingConnectionFactory(jms.get()));
 
-        BrokerOutage brokerOutage = new BrokerOutage(
-                BrokerProbe.forScheme(settings.endpointScheme(), context, jms), Clock.systemUTC());
+        KafkaAdmin kafkaAdmin = new KafkaAdmin(context);
+        addService(context, kafkaAdmin);
+        // each topic's producer batches no more than the topic accepts: a rejected event fails alone
+        context.getCamelContextExtension().registerEndpointCallback(new TopicSizedBatches(kafkaAdmin));
+        BrokerProbe brokerProbe = BrokerProbe.forScheme(settings.endpointScheme(), kafkaAdmin, jms);
+        BrokerOutage brokerOutage = new BrokerOutage(brokerProbe, Clock.systemUTC());
         registry.bind("brokerOutage", brokerOutage);
-        registry.bind("claimGate", new ClaimGate(schema, brokerOutage));
-        ClaimScheduler claimScheduler = new ClaimScheduler(settings.pollDelayMs(), settings.claimBatchesInFlight());
-        registry.bind("claimScheduler", claimScheduler);
-        addService(context, new InsertListener(dataSource, settings.table(), claimScheduler::wakeUp));
-        registry.bind("brokerHealthCheck", new BrokerHealthCheck(brokerOutage));
+        Duration probeInterval = Duration.ofMillis(settings.healthProbeIntervalMs());
+        addHealthCheck(context, "brokerHealthCheck", new BrokerHealthCheck(brokerProbe, probeInterval));
+        addHealthCheck(context, "databaseHealthCheck", new DatabaseHealthCheck(settings.dbUrl(), settings.dbUser(),
+                settings.dbPassword(), schema, probeInterval));
 
         RelayMetrics relayMetrics = new RelayMetrics(meterRegistry(registry));
         registry.bind("relayMetrics", relayMetrics);
-        registry.bind("databaseHealthCheck", new DatabaseHealthCheck(dataSource, schema));
 
         OutboxSql.bind(context);
-        registry.bind("leaseRelease", new LeaseRelease(dataSource, OutboxSql.resolved(context, "release-leases")));
-        OutboxEventMapper mapper = new OutboxEventMapper(settings.source(), "kafka".equals(settings.endpointScheme()));
-        registry.bind("outboxEventMapper", mapper);
-        BatchPublisher batchPublisher = new BatchPublisher(context, "direct:outbox-publish", settings.endpoint(), mapper,
-                relayMetrics, brokerOutage, settings.lease());
-        registry.bind("batchPublisher", batchPublisher);
-        // stopped with the context: its producer template and hand-over threads
-        addService(context, batchPublisher);
-        registry.bind("failureDescription", new FailureDescription());
+        context.addComponent("outbox", new OutboxComponent(ClaimingFactory.forRelay(context, settings, dataSource,
+                schema, brokerOutage, relayMetrics, pipelined(properties, settings), drainTimeout(properties))));
+        registry.bind("outboxEventMapper",
+                new OutboxEventMapper(settings.source(), "kafka".equals(settings.endpointScheme())));
+    }
+
+    /**
+     * Whether a key's next event may be sent before the previous one is acknowledged: only with a Kafka producer
+     * that keeps each partition's records in send order (idempotent: its retries never reorder them).
+     */
+    private static boolean pipelined(PropertiesComponent properties, RelaySettings settings) {
+        // read from the properties: Camel applies them to the component only after this configuration runs
+        String idempotence = properties.resolveProperty("camel.component.kafka.enable-idempotence")
+                .or(() -> properties.resolveProperty("camel.component.kafka.enableIdempotence")).orElse("true");
+        return "kafka".equals(settings.endpointScheme()) && Boolean.parseBoolean(idempotence.trim());
+    }
+
+    /** A stopping relay waits this long for its events in flight: inside Camel's own shutdown timeout. */
+    private static Duration drainTimeout(PropertiesComponent properties) {
+        int shutdownSeconds = Integer.parseInt(properties.resolveProperty("camel.main.shutdown-timeout").orElse("45"));
+        return Duration.ofSeconds(Math.max(1, shutdownSeconds - 5));
     }
 
     /**
@@ -97,17 +118,14 @@ public class RelayConfiguration extends MainListenerSupport {
      * them the validated, normalised value rather than the raw text, so what was checked is what runs.
      */
     private static void normaliseSqlProperties(PropertiesComponent properties, RelaySettings settings) {
-        properties.addOverrideProperty("outbox.table", settings.table().qualified());
-        properties.addOverrideProperty("outbox.batch-size", Integer.toString(settings.batchSize()));
-        properties.addOverrideProperty("outbox.claim.run-length", Integer.toString(settings.claimRunLength()));
-        properties.addOverrideProperty("outbox.lease", settings.lease().toString());
-        properties.addOverrideProperty("outbox.max-attempts", Integer.toString(settings.maxAttempts()));
-        properties.addOverrideProperty("outbox.backoff.initial", settings.backoffInitial().toString());
-        properties.addOverrideProperty("outbox.backoff.max", settings.backoffMax().toString());
-        properties.addOverrideProperty("outbox.failed-blocks-key", Boolean.toString(settings.failedBlocksKey()));
-        properties.addOverrideProperty("outbox.retention", settings.retention().toString());
-        properties.addOverrideProperty("outbox.retention.batch-size", Integer.toString(settings.retentionBatchSize()));
-        properties.addOverrideProperty("outbox.instance-id", settings.instanceId());
+        ClaimingFactory.sqlValues(settings).forEach(properties::addOverrideProperty);
+    }
+
+    /** Found by Camel's health registry in the bean registry; probes in the background while the context runs. */
+    private static void addHealthCheck(CamelContext context, String name, BackgroundHealthCheck check) {
+        check.setCamelContext(context);
+        context.getRegistry().bind(name, check);
+        addService(context, check);
     }
 
     private static void addService(CamelContext context, Object service) {
@@ -130,7 +148,7 @@ public class RelayConfiguration extends MainListenerSupport {
         return created;
     }
 
-    private static DataSource dataSource(RelaySettings settings) {
+    static DataSource dataSource(RelaySettings settings) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("outbox");
         config.setJdbcUrl(settings.dbUrl());

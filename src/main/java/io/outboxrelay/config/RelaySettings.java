@@ -30,8 +30,9 @@ public record RelaySettings(
         int pollDelayMs,
         Duration lease,
         String instanceId,
-        int claimRunLength,
-        int claimBatchesInFlight,
+        int partitions,
+        Duration heartbeat,
+        Duration staleAfter,
         int maxAttempts,
         int maximumRedeliveries,
         int redeliveryDelayMs,
@@ -43,9 +44,12 @@ public record RelaySettings(
         int retentionIntervalMs,
         int retentionBatchSize,
         int metricsRefreshMs,
+        int healthProbeIntervalMs,
         String routesDir) {
 
     private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
+    /** The claim loop, the heartbeat and the insert listener each hold a connection; the rest share one at least. */
+    private static final int MIN_POOL_SIZE = 4;
     private static final Pattern SCHEME = Pattern.compile("([a-z][a-z0-9+.-]*):.+");
 
     /**
@@ -68,15 +72,18 @@ public record RelaySettings(
             throw new InvalidSettingException("outbox.backoff.max", backoffMax.toString(),
                     "must not be shorter than outbox.backoff.initial (" + backoffInitial + ")");
         }
-        int batchesInFlight = r.integer("outbox.claim.batches-in-flight", 1, 16);
-        int poolSize = r.integer("outbox.db.pool-size", 1, 100);
-        // each batch in flight holds its claim's connection while it marks with a second one; the insert listener,
-        // failures, metrics and retention need the rest
-        int neededConnections = 2 * batchesInFlight + 2;
-        if (poolSize < neededConnections) {
-            throw new InvalidSettingException("outbox.db.pool-size", Integer.toString(poolSize),
-                    "must be at least " + neededConnections + " for outbox.claim.batches-in-flight=" + batchesInFlight
-                            + " (2 per batch in flight + 2)");
+        int poolSize = r.integer("outbox.db.pool-size", MIN_POOL_SIZE, 100);
+        Duration lease = r.duration("outbox.lease");
+        Duration heartbeat = r.duration("outbox.instance.heartbeat");
+        Duration staleAfter = r.duration("outbox.instance.stale-after");
+        if (lease.compareTo(heartbeat.multipliedBy(3)) < 0) {
+            // a lease renewed by every heartbeat must survive two missed ones
+            throw new InvalidSettingException("outbox.lease", lease.toString(),
+                    "must be at least 3 x outbox.instance.heartbeat (" + heartbeat + ")");
+        }
+        if (staleAfter.compareTo(heartbeat.multipliedBy(2)) < 0) {
+            throw new InvalidSettingException("outbox.instance.stale-after", staleAfter.toString(),
+                    "must be at least 2 x outbox.instance.heartbeat (" + heartbeat + ")");
         }
         return new RelaySettings(
                 dbUrl,
@@ -91,10 +98,11 @@ public record RelaySettings(
                 r.text("outbox.source"),
                 r.integer("outbox.batch-size", 1, 10_000),
                 r.integer("outbox.poll-delay-ms", 1, 3_600_000),
-                r.duration("outbox.lease"),
+                lease,
                 instanceId(r.optionalText("outbox.instance-id")),
-                r.integer("outbox.claim.run-length", 1, 1_000),
-                batchesInFlight,
+                r.integer("outbox.partitions", 1, 4_096),
+                heartbeat,
+                staleAfter,
                 r.integer("outbox.max-attempts", 1, 1_000),
                 r.integer("outbox.redelivery.maximum-redeliveries", 0, 100),
                 r.integer("outbox.redelivery.delay-ms", 0, 600_000),
@@ -106,6 +114,7 @@ public record RelaySettings(
                 r.integer("outbox.retention.interval-ms", 1_000, Integer.MAX_VALUE),
                 r.integer("outbox.retention.batch-size", 1, 1_000_000),
                 r.integer("outbox.metrics.refresh-ms", 100, 3_600_000),
+                r.integer("outbox.health.probe-interval-ms", 100, 600_000),
                 r.text("outbox.routes-dir"));
     }
 
@@ -118,16 +127,22 @@ public record RelaySettings(
         return dbUrl;
     }
 
+    /**
+     * This process's name among the relay instances: the configured name (a pod's name, say), or the host and process
+     * id, always followed by a suffix of its own. A relay restarted under the same name is a new owner: it waits for
+     * its previous life's partitions to be free like any other instance, instead of taking over events that life may
+     * still have had in flight.
+     */
     private static String instanceId(String configured) {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
         if (configured.isEmpty()) {
-            return hostName() + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
-                    + UUID.randomUUID().toString().substring(0, 8);
+            return hostName() + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-" + suffix;
         }
         if (!INSTANCE_ID.matcher(configured).matches()) {
             throw new InvalidSettingException("outbox.instance-id", configured,
                     "expected 1-100 characters of letters, digits and . _ : -");
         }
-        return configured;
+        return configured + "-" + suffix;
     }
 
     private static String hostName() {

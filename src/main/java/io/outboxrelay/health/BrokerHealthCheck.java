@@ -1,34 +1,21 @@
 package io.outboxrelay.health;
 
-import java.util.Map;
+import java.time.Duration;
 
-import io.outboxrelay.publish.BrokerOutage;
-import org.apache.camel.health.HealthCheckResultBuilder;
-import org.apache.camel.impl.health.AbstractHealthCheck;
+import io.outboxrelay.publish.BrokerProbe;
 
 /** Readiness: the transport's broker (Kafka, or the JMS broker) answers. */
-public class BrokerHealthCheck extends AbstractHealthCheck {
+public class BrokerHealthCheck extends BackgroundHealthCheck {
 
-    private final BrokerOutage brokerOutage;
+    private final BrokerProbe probe;
 
-    public BrokerHealthCheck(BrokerOutage brokerOutage) {
-        super("outbox", "broker");
-        this.brokerOutage = brokerOutage;
+    public BrokerHealthCheck(BrokerProbe probe, Duration interval) {
+        super("broker", interval);
+        this.probe = probe;
     }
 
     @Override
-    public boolean isLiveness() {
-        // a broker outage is waited out with claims paused, not fixed by restarting the relay
-        return false;
-    }
-
-    @Override
-    protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
-        String problem = brokerOutage.problem();
-        if (problem == null) {
-            builder.up();
-        } else {
-            builder.message(problem).down();
-        }
+    protected String probe() {
+        return probe.problem();
     }
 }

@@ -1,49 +1,66 @@
 package io.outboxrelay.health;
 
 import java.sql.Connection;
-import java.util.Map;
-
-import javax.sql.DataSource;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
 
 import io.outboxrelay.schema.SchemaMigration;
-import org.apache.camel.health.HealthCheckResultBuilder;
-import org.apache.camel.impl.health.AbstractHealthCheck;
 
 /**
  * Readiness: the outbox database answers and the outbox schema is in place. A relay that cannot reach it cannot
- * claim or mark anything.
+ * claim or mark anything. The probe uses a connection of its own, outside the relay's pool: it neither waits for a
+ * pooled connection while batches hold them nor takes one from them, and a broken one is replaced at the next probe.
  */
-public class DatabaseHealthCheck extends AbstractHealthCheck {
+public class DatabaseHealthCheck extends BackgroundHealthCheck {
 
-    private static final int VALIDATION_TIMEOUT_SECONDS = 2;
+    private static final int TIMEOUT_SECONDS = (int) NO_ANSWER.toSeconds();
 
-    private final DataSource dataSource;
+    private final String url;
+    private final Properties connectionProperties = new Properties();
     private final SchemaMigration schema;
+    private Connection connection;
 
-    public DatabaseHealthCheck(DataSource dataSource, SchemaMigration schema) {
-        super("outbox", "database");
-        this.dataSource = dataSource;
+    public DatabaseHealthCheck(String url, String user, String password, SchemaMigration schema, Duration interval) {
+        super("database", interval);
+        this.url = url;
         this.schema = schema;
+        connectionProperties.setProperty("user", user);
+        connectionProperties.setProperty("password", password);
+        connectionProperties.setProperty("ApplicationName", "outbox-relay health");
+        connectionProperties.setProperty("connectTimeout", Integer.toString(TIMEOUT_SECONDS));
+        connectionProperties.setProperty("socketTimeout", Integer.toString(TIMEOUT_SECONDS));
     }
 
     @Override
-    public boolean isLiveness() {
-        // an unreachable database is an outage to wait out, not a reason to restart the relay
-        return false;
-    }
-
-    @Override
-    protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
-        try (Connection connection = dataSource.getConnection()) {
-            if (!connection.isValid(VALIDATION_TIMEOUT_SECONDS)) {
-                builder.message("database connection is not valid").down();
-            } else if (!schema.isMigrated()) {
-                builder.message("outbox schema not migrated yet").down();
-            } else {
-                builder.up();
+    protected String probe() {
+        try {
+            if (connection == null || !connection.isValid(TIMEOUT_SECONDS)) {
+                disconnect();
+                connection = DriverManager.getConnection(url, connectionProperties);
             }
-        } catch (Exception e) {
-            builder.message("database unreachable: " + e.getMessage()).error(e).down();
+            return schema.isMigrated() ? null : "outbox schema not migrated yet";
+        } catch (SQLException e) {
+            disconnect();
+            return "database unreachable: " + e.getMessage();
         }
+    }
+
+    private void disconnect() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                // already broken
+            }
+            connection = null;
+        }
+    }
+
+    @Override
+    public void stop() {
+        super.stop();
+        disconnect();
     }
 }

@@ -2,7 +2,6 @@ package io.outboxrelay.metrics;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -13,8 +12,10 @@ import io.micrometer.core.instrument.Timer;
 
 /**
  * The relay's own meters, beside Camel's route metrics. Prometheus names: outbox_claims_total,
- * outbox_events_claimed_total, outbox_events_published_total, outbox_publish_failures_total, outbox_events_failed_total, outbox_backlog_events, outbox_failed_events,
- * outbox_oldest_pending_age_seconds, outbox_keys_held_back and the outbox_commit_to_ack_seconds histogram.
+ * outbox_events_claimed_total, outbox_events_published_total, outbox_publish_failures_total,
+ * outbox_events_failed_total, outbox_backlog_events, outbox_failed_events, outbox_oldest_pending_age_seconds,
+ * outbox_keys_held_back, outbox_partitions_owned, outbox_instances_live, outbox_partitions_taken_total,
+ * outbox_partitions_given_up_total and the outbox_commit_to_ack_seconds histogram.
  */
 public class RelayMetrics {
 
@@ -28,6 +29,10 @@ public class RelayMetrics {
     private final AtomicLong failedRows = new AtomicLong();
     private final AtomicLong oldestPendingAgeMillis = new AtomicLong();
     private final AtomicLong keysHeldBack = new AtomicLong();
+    private final AtomicLong ownedPartitions = new AtomicLong();
+    private final AtomicLong liveInstances = new AtomicLong();
+    private final Counter partitionsTaken;
+    private final Counter partitionsGivenUp;
 
     public RelayMetrics(MeterRegistry registry) {
         claims = Counter.builder("outbox.claims")
@@ -52,15 +57,38 @@ public class RelayMetrics {
                 .description("FAILED rows").register(registry);
         Gauge.builder("outbox.oldest.pending.age", oldestPendingAgeMillis, v -> v.get() / 1000.0).baseUnit("seconds")
                 .description("Age of the oldest PENDING row").register(registry);
+        Gauge.builder("outbox.partitions.owned", ownedPartitions, AtomicLong::get)
+                .description("Partitions this instance owns (claims from)").register(registry);
+        Gauge.builder("outbox.instances.live", liveInstances, AtomicLong::get)
+                .description("Relay instances sharing the partitions, as this instance's last heartbeat saw them")
+                .register(registry);
+        partitionsTaken = Counter.builder("outbox.partitions.taken")
+                .description("Partitions this instance took (at start, or from an instance that left or died)")
+                .register(registry);
+        partitionsGivenUp = Counter.builder("outbox.partitions.given.up")
+                .description("Partitions this instance gave up or lost (to another instance, or when stopping)")
+                .register(registry);
         Gauge.builder("outbox.keys.held.back", keysHeldBack, AtomicLong::get)
                 .description("Keys whose later events wait behind an event being retried (or FAILED, when it blocks)")
                 .register(registry);
     }
 
-    /** @param batch the rows one claim statement returned; the body passes through unchanged */
-    public void claimed(List<?> batch) {
+    /** @param events how many events one claim statement returned */
+    public void claimed(int events) {
         claims.increment();
-        claimed.increment(batch.size());
+        claimed.increment(events);
+    }
+
+    /** This instance's partitions after a heartbeat, and how many changed hands in it. */
+    public void owned(int partitions, int taken, int givenUp, int instances) {
+        ownedPartitions.set(partitions);
+        liveInstances.set(instances);
+        if (taken > 0) {
+            partitionsTaken.increment(taken);
+        }
+        if (givenUp > 0) {
+            partitionsGivenUp.increment(givenUp);
+        }
     }
 
     public void published(Instant createdAt) {

@@ -75,11 +75,6 @@ public class BrokerOutage {
         return down;
     }
 
-    /** @return null while the broker answers (for the health check) */
-    public synchronized String problem() {
-        return probeCached();
-    }
-
     private String probeCached() {
         Instant now = clock.instant();
         if (now.isAfter(lastProbe.plus(PROBE_CACHE))) {

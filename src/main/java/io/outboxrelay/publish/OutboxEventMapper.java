@@ -1,7 +1,6 @@
 package io.outboxrelay.publish;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
@@ -11,13 +10,14 @@ import java.util.Map;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.outboxrelay.claim.OutboxEvent;
 import org.apache.camel.Exchange;
 import org.apache.camel.InvalidPayloadException;
 import org.apache.camel.Message;
 import org.apache.camel.component.kafka.KafkaConstants;
 
 /**
- * Turns one claimed outbox row into the message the contract promises: the payload as UTF-8 bytes, the row's own
+ * Turns one claimed outbox event into the message the contract promises: the payload as UTF-8 bytes, the row's own
  * headers, then the CloudEvents 1.0 binary-mode headers (which the row's headers cannot override), and for Kafka the
  * record key. Header values are strings: camel-kafka would serialise numbers as binary.
  */
@@ -37,17 +37,17 @@ public class OutboxEventMapper {
     }
 
     public void toMessage(Exchange exchange) throws InvalidPayloadException {
-        Map<?, ?> row = exchange.getMessage().getMandatoryBody(Map.class);
-        String id = row.get("id").toString();
-        Instant createdAt = ((Timestamp) row.get("created_at")).toInstant();
+        OutboxEvent event = exchange.getMessage().getMandatoryBody(OutboxEvent.class);
+        String id = event.id();
+        Instant createdAt = event.createdAt();
         exchange.setProperty(OUTBOX_ID, id);
         exchange.setProperty(CREATED_AT, createdAt);
 
-        Map<String, Object> headers = rowHeaders(id, (String) row.get("headers"));
-        String aggregateType = (String) row.get("aggregate_type");
-        String aggregateId = (String) row.get("aggregate_id");
+        Map<String, Object> headers = rowHeaders(id, event.headers());
+        String aggregateType = event.aggregateType();
+        String aggregateId = event.aggregateId();
         headers.put("ce_id", id);
-        headers.put("ce_type", row.get("event_type"));
+        headers.put("ce_type", event.eventType());
         headers.put("ce_source", source);
         headers.put("ce_subject", aggregateId);
         headers.put("ce_time", DateTimeFormatter.ISO_INSTANT.format(createdAt));
@@ -60,7 +60,7 @@ public class OutboxEventMapper {
 
         Message message = exchange.getMessage();
         message.setHeaders(headers);
-        message.setBody(((String) row.get("payload")).getBytes(StandardCharsets.UTF_8));
+        message.setBody(event.payload().getBytes(StandardCharsets.UTF_8));
     }
 
     private static Map<String, Object> rowHeaders(String id, String json) {

@@ -2,8 +2,14 @@ package io.outboxrelay.schema;
 
 import java.util.Map;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
 import javax.sql.DataSource;
 
+import io.outboxrelay.config.InvalidSettingException;
 import io.outboxrelay.config.TableName;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
@@ -13,32 +19,49 @@ import org.slf4j.LoggerFactory;
  * Applies the versioned migrations of db/migration to the configured outbox table. Each outbox table keeps its own
  * history table beside it, so several outboxes can share a schema; Flyway's advisory lock lets several relays start
  * at once. A database that is down at startup is not an error: the claim route asks {@link #isReady()} before each
- * poll, which migrates as soon as the database answers.
+ * poll, which migrates as soon as the database answers. An outbox already at {@link #LATEST_VERSION} is recognised by
+ * one query of its history table, without Flyway (loading and scanning it is most of a second of the relay's start).
  */
 public class SchemaMigration {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchemaMigration.class);
+    /** The highest V&lt;n&gt;__ migration in db/migration (SchemaMigrationTest checks it). */
+    static final int LATEST_VERSION = 5;
 
-    private final Flyway flyway;
+    private final DataSource dataSource;
+    private final TableName table;
+    private final int partitions;
+    private final boolean enabled;
     private volatile boolean ready;
 
-    public SchemaMigration(DataSource dataSource, TableName table, boolean enabled) {
-        this.ready = !enabled;
+    /** @param partitions outbox.partitions: the count a new outbox is created with, and that an existing one must have */
+    public SchemaMigration(DataSource dataSource, TableName table, int partitions, boolean enabled) {
+        this.dataSource = dataSource;
+        this.table = table;
+        this.partitions = partitions;
+        this.enabled = enabled;
+    }
+
+    private Flyway flyway() {
         var config = Flyway.configure()
+                // CREATE INDEX CONCURRENTLY (V3) waits for every open transaction, Flyway's own lock transaction too;
+                // a session-level advisory lock still keeps concurrent relays from migrating at once
+                .configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
                 .dataSource(dataSource)
                 .locations("classpath:db/migration")
                 .table(table.table() + "_schema_history")
-                .placeholders(Map.of("table", table.qualified(), "table_name", table.table()))
+                .placeholders(Map.of("table", table.qualified(), "table_name", table.table(),
+                        "partitions", Integer.toString(partitions)))
                 // the outbox usually shares its schema with the application's own tables
                 .baselineOnMigrate(true)
                 .baselineVersion("0");
         if (table.schema() != null) {
             config.schemas(table.schema());
         }
-        this.flyway = config.load();
+        return config.load();
     }
 
-    /** @return true once the migrations are applied (or migration is turned off), without trying */
+    /** @return true once the migrations are applied (or migration is turned off) and checked, without trying */
     public boolean isMigrated() {
         return ready;
     }
@@ -49,15 +72,50 @@ public class SchemaMigration {
             synchronized (this) {
                 if (!ready) {
                     try {
-                        flyway.migrate();
+                        if (enabled && !upToDate()) {
+                            flyway().migrate();
+                        }
+                        checkPartitions();
                         ready = true;
-                    } catch (RuntimeException e) {
+                    } catch (InvalidSettingException e) {
+                        throw e;
+                    } catch (RuntimeException | SQLException e) {
                         LOG.warn("Outbox schema not ready yet, will retry: {}", rootMessage(e));
                     }
                 }
             }
         }
         return ready;
+    }
+
+    /** Whether the outbox's history says every bundled migration was applied; false also when it has none yet. */
+    private boolean upToDate() {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT max(CAST(version AS integer)) FROM "
+                        + (table.schema() == null ? "" : table.schema() + ".") + table.table() + "_schema_history"
+                        + " WHERE success AND version IS NOT NULL")) {
+            return rs.next() && rs.getInt(1) >= LATEST_VERSION;
+        } catch (SQLException e) {
+            // no history table yet (a new outbox), or the database is down: Flyway decides, or reports it
+            return false;
+        }
+    }
+
+    /**
+     * The outbox's partition count is set when it is created; every relay on it must use the same, or two of them
+     * would hash a key to different partitions.
+     */
+    private void checkPartitions() throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table.qualified() + "_partitions")) {
+            rs.next();
+            int existing = rs.getInt(1);
+            if (existing != partitions) {
+                throw new InvalidSettingException("outbox.partitions", Integer.toString(partitions),
+                        "the outbox " + table.qualified() + " has " + existing + " partitions; every relay on it must "
+                                + "use outbox.partitions=" + existing);
+            }
+        }
     }
 
     private static String rootMessage(Throwable e) {

@@ -16,9 +16,8 @@ import org.apache.camel.CamelContext;
  */
 public final class OutboxSql {
 
-    public static final List<String> STATEMENTS =
-            List.of("claim", "mark-published", "record-failure", "release", "release-leases", "delete-expired",
-                    "backlog-stats");
+    /** The statements routes use through sql:ref: (the claim loop's own are resolved with {@link #resolved}). */
+    public static final List<String> STATEMENTS = List.of("delete-expired", "delete-released-holds", "backlog-stats");
 
     private OutboxSql() {
     }

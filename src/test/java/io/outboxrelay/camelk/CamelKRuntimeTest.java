@@ -77,7 +77,7 @@ class CamelKRuntimeTest {
             PGSimpleDataSource dataSource = new PGSimpleDataSource();
             dataSource.setURL(db.url());
             dataSource.setUser("postgres");
-            assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "app.events"), true).isReady());
+            assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "app.events"), 32, true).isReady());
 
             for (int i = 0; i < KEYS * EVENTS_PER_KEY; i++) {
                 db.update("INSERT INTO app.events (aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, 'OrderChanged', ?::jsonb)",

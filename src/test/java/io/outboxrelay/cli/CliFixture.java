@@ -40,7 +40,7 @@ final class CliFixture {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setURL(db.url());
         dataSource.setUser("postgres");
-        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", table), true).isReady(),
+        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", table), 32, true).isReady(),
                 "migrations applied");
         return this;
     }
@@ -80,14 +80,24 @@ final class CliFixture {
                 key.substring(slash + 1));
         switch (status) {
             case "PENDING" -> { }
-            case "FAILED" -> db.update("UPDATE " + table + " SET status = 'FAILED', attempts = 3, "
-                    + "last_error = 'org.apache.kafka.common.errors.RecordTooLargeException: too large ' || id::text, "
-                    + "next_attempt_at = now() + interval '40 seconds' WHERE id = ?", id);
+            case "FAILED" -> {
+                db.update("UPDATE " + table + " SET status = 'FAILED', attempts = 3, "
+                        + "last_error = 'org.apache.kafka.common.errors.RecordTooLargeException: too large ' || id::text, "
+                        + "next_attempt_at = now() + interval '40 seconds' WHERE id = ?", id);
+                holdsItsKey(id);
+            }
             case "PUBLISHED" -> db.update("UPDATE " + table + " SET status = 'PUBLISHED', published_at = now() "
                     + "WHERE id = ?", id);
             default -> throw new IllegalArgumentException(status);
         }
         return id;
+    }
+
+    /** Records that this event's failed attempt holds its key back, as the relay's failure bookkeeping does. */
+    void holdsItsKey(UUID id) {
+        db.update("INSERT INTO " + table + "_held_keys (held_by, held_by_seq, partition_number, aggregate_type, "
+                + "aggregate_id) SELECT id, seq, partition_number, aggregate_type, aggregate_id FROM " + table
+                + " WHERE id = ?", id);
     }
 
     /** Every column of every row, for before/after comparisons. */

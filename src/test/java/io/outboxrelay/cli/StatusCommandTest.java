@@ -32,6 +32,7 @@ class StatusCommandTest {
         // backing off after a failed attempt, holding back the later event of its key (which is due)
         UUID retried = outbox.insert("order/k4", "PENDING");
         db.update("UPDATE outbox SET attempts = 1, next_attempt_at = now() + interval '1 hour' WHERE id = ?", retried);
+        outbox.holdsItsKey(retried);
         outbox.insert("order/k4", "PENDING");
         // a dead relay's expired lease: due again
         UUID expired = outbox.insert("order/k5", "PENDING");
@@ -44,6 +45,13 @@ class StatusCommandTest {
         for (int i = 0; i < 4; i++) {
             outbox.insert("order/k8", "PUBLISHED");
         }
+        // a live relay owning five partitions, and a killed one whose partition's lease expired
+        db.update("INSERT INTO outbox_instances (instance_id, heartbeat_at, in_flight) "
+                + "VALUES ('relay-a', now() - interval '2 seconds', 7), ('relay-dead', now() - interval '5 minutes', 3)");
+        db.update("UPDATE outbox_partitions SET owner = 'relay-a', lease_until = now() + interval '30 seconds' "
+                + "WHERE partition_number IN (0, 1, 2, 3, 7)");
+        db.update("UPDATE outbox_partitions SET owner = 'relay-dead', lease_until = now() - interval '1 minute' "
+                + "WHERE partition_number = 9");
     }
 
     @AfterAll
@@ -67,6 +75,17 @@ class StatusCommandTest {
         assertEquals(1, status.get("keys_held_back").asLong(), result.out());
         double age = status.get("oldest_pending_age_seconds").asDouble();
         assertTrue(age >= 7200 && age < 7300, result.out());
+        assertEquals(32, status.get("partitions").asLong(), result.out());
+        assertEquals(27, status.get("unowned_partitions").asLong(), result.out());
+        JsonNode instances = status.get("instances");
+        assertEquals(2, instances.size(), result.out());
+        assertEquals("relay-a", instances.get(0).get("instance_id").asText());
+        assertEquals("[0,1,2,3,7]", instances.get(0).get("partitions").toString());
+        assertEquals(7, instances.get(0).get("in_flight").asLong());
+        double heartbeat = instances.get(0).get("heartbeat_age_seconds").asDouble();
+        assertTrue(heartbeat >= 2 && heartbeat < 60, result.out());
+        assertEquals("relay-dead", instances.get(1).get("instance_id").asText());
+        assertEquals("[]", instances.get(1).get("partitions").toString());
     }
 
     @Test
@@ -88,6 +107,18 @@ class StatusCommandTest {
                 + "  PUBLISHED              4  kept for outbox.retention\n"
                 + "  keys held back         1  later events wait behind a retried event of their key\n"), out);
         assertTrue(out.contains("2 FAILED rows: 'failed' lists them"), out);
+        // the partitions and their owners, the newest heartbeat first
+        assertTrue(out.contains("\n32 partitions, 27 without a live owner; 2 relay instances\n"), out);
+        assertTrue(out.matches("(?s).*\n  instance +heartbeat +in flight +partitions\n"
+                + "  relay-a +2\\.\\d s ago +7  0-3, 7\n"
+                + "  relay-dead +30\\d\\.\\d s ago +3  -\n.*"), out);
+    }
+
+    @Test
+    void partitionNumbersShowAsRanges() {
+        assertEquals("0-3, 7, 9-10", StatusCommand.ranges(java.util.List.of(0, 1, 2, 3, 7, 9, 10)));
+        assertEquals("5", StatusCommand.ranges(java.util.List.of(5)));
+        assertEquals("-", StatusCommand.ranges(java.util.List.of()));
     }
 
     @Test

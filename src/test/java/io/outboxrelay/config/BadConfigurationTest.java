@@ -8,13 +8,17 @@ import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A bad setting stops the process at once, non-zero, with one line naming the key, before any SQL runs. */
+/**
+ * A bad setting stops the process at once, non-zero, with one line naming the key, before any SQL runs; so does a
+ * partition count other than the outbox's own.
+ */
 class BadConfigurationTest {
 
     private static TestDatabase db;
@@ -41,7 +45,10 @@ class BadConfigurationTest {
         "OUTBOX_FAILED_BLOCKS_KEY       | maybe                        | outbox.failed-blocks-key",
         "OUTBOX_DB_URL                  | jdbc:mysql://localhost/x     | outbox.db.url",
         "OUTBOX_REDELIVERY_DELAY_MS     | 1e3                          | outbox.redelivery.delay-ms",
-        "OUTBOX_CLAIM_BATCHES_IN_FLIGHT | 0                            | outbox.claim.batches-in-flight",
+        "OUTBOX_PARTITIONS              | 0                            | outbox.partitions",
+        "OUTBOX_LEASE                   | PT10S                        | outbox.lease",
+        "OUTBOX_INSTANCE_STALE_AFTER    | PT6S                         | outbox.instance.stale-after",
+        "OUTBOX_INSTANCE_HEARTBEAT      | 5s                           | outbox.instance.heartbeat",
         "OUTBOX_DB_POOL_SIZE            | 3                            | outbox.db.pool-size",
     })
     void exitsNonZeroNamingTheKey(String variable, String value, String key) {
@@ -56,5 +63,24 @@ class BadConfigurationTest {
         }
         assertEquals(0, db.count("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"),
                 "nothing was migrated or run against the database");
+    }
+
+    @Test
+    void aPartitionCountOtherThanTheOutboxsOwnIsRefused() {
+        try (TestDatabase other = TestDatabase.create()) {
+            Map<String, String> environment = new HashMap<>(Map.of("OUTBOX_DB_URL", other.url(),
+                    "CAMEL_COMPONENT_KAFKA_BROKERS", "127.0.0.1:1", "OUTBOX_ROUTES_DIR", "target/no-extra-routes"));
+            try (RelayProcess first = RelayProcess.start(environment, "-Dcamel.management.port=0")) {
+                first.awaitOutput("(outbox-relay) started", Duration.ofSeconds(60));
+            }
+            environment.put("OUTBOX_PARTITIONS", "64");
+            try (RelayProcess second = RelayProcess.start(environment, "-Dcamel.management.port=0")) {
+                int exit = second.waitForExit(Duration.ofSeconds(30));
+                String output = second.output();
+                assertEquals(2, exit, output);
+                assertTrue(output.lines().anyMatch(line -> line.startsWith("outbox-relay: invalid setting outbox.partitions='64'")
+                        && line.contains("has 32 partitions")), output);
+            }
+        }
     }
 }

@@ -12,8 +12,19 @@ import org.junit.jupiter.api.Test;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** A YAML DSL route dropped into outbox.routes-dir runs beside the built-in ones and can use the relay's beans. */
+/**
+ * A YAML DSL route dropped into outbox.routes-dir runs beside the built-in ones and can use the relay's beans; the
+ * built-in routes are listed one by one (no classpath scan), and the list names every file of routes/.
+ */
 class UserRoutesTest {
+
+    @Test
+    void everyBuiltInRouteFileIsLoaded() throws Exception {
+        try (var files = Files.list(Path.of("src/main/resources/routes"))) {
+            assertEquals(files.map(f -> f.getFileName().toString()).sorted().toList(),
+                    UserRoutes.BUILT_IN_ROUTES.stream().sorted().toList());
+        }
+    }
 
     @Test
     void yamlRouteInTheRoutesDirectoryRuns() throws Exception {

@@ -7,10 +7,14 @@ import java.util.Map;
 
 import io.outboxrelay.support.TestDatabase;
 
-/** Environment for relay processes in the fault tests: a short lease so recovery is quick to observe. */
+/**
+ * Environment for relay processes in the fault tests: a short lease (and a heartbeat to keep it) so recovery is quick
+ * to observe.
+ */
 final class FaultTestSettings {
 
     static final String LEASE = "PT3S";
+    static final String HEARTBEAT = "PT1S";
     static final int BATCH_SIZE = 200;
 
     private FaultTestSettings() {
@@ -22,6 +26,8 @@ final class FaultTestSettings {
         env.put("CAMEL_COMPONENT_KAFKA_BROKERS", brokers);
         env.put("OUTBOX_INSTANCE_ID", instanceId);
         env.put("OUTBOX_LEASE", LEASE);
+        env.put("OUTBOX_INSTANCE_HEARTBEAT", HEARTBEAT);
+        env.put("OUTBOX_INSTANCE_STALE_AFTER", LEASE);
         env.put("OUTBOX_BATCH_SIZE", Integer.toString(BATCH_SIZE));
         env.put("OUTBOX_POLL_DELAY_MS", "50");
         env.put("OUTBOX_ROUTES_DIR", "target/no-extra-routes");
@@ -47,9 +53,14 @@ final class FaultTestSettings {
 
     /** Inserts {@code events} rows in one statement, round-robin over {@code keys} keys. */
     static void insertBulk(TestDatabase db, String type, int events, int keys) {
+        insertNumbered(db, type, 1, events, keys);
+    }
+
+    /** Events numbered first..last in one transaction; event n is of key 'key-' || (n % keys). */
+    static void insertNumbered(TestDatabase db, String type, int first, int last, int keys) {
         db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
-                + "SELECT ?, 'key-' || (n % ?), 'E', jsonb_build_object('n', n) FROM generate_series(1, ?) AS n",
-                type, keys, events);
+                + "SELECT ?, 'key-' || (n % ?), 'E', jsonb_build_object('n', n) FROM generate_series(?, ?) AS n",
+                type, keys, first, last);
     }
 
     static long published(TestDatabase db) {

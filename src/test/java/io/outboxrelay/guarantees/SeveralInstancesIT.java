@@ -17,8 +17,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Three relay processes on one table, each with two batches in flight, with continuous inserts over many keys: all
- * delivered, once, in key order.
+ * Three relay processes on one table, sharing its partitions, with continuous inserts over many keys: all delivered,
+ * once, in key order.
  */
 class SeveralInstancesIT {
 
@@ -35,8 +35,6 @@ class SeveralInstancesIT {
                     // nothing crashes here: the default lease, so a slow machine's late acknowledgements are not
                     // taken for a dead relay's (which would re-send them, as at-least-once allows)
                     env.remove("OUTBOX_LEASE");
-                    // six claimers side by side: the claim must keep every batch's keys apart
-                    env.put("OUTBOX_CLAIM_BATCHES_IN_FLIGHT", "2");
                     RelayProcess relay = RelayProcess.startJar(env, FaultTestSettings.managementPort());
                     relays.add(relay);
                     relay.awaitOutput("(outbox-relay) started", Duration.ofSeconds(60));

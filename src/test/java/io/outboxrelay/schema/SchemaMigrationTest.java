@@ -1,16 +1,22 @@
 package io.outboxrelay.schema;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
+import io.outboxrelay.config.TableName;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
 import static org.awaitility.Awaitility.await;
+import static io.outboxrelay.schema.SchemaMigration.LATEST_VERSION;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The migrations create a schema-qualified outbox beside its own history table, and can be turned off. */
 class SchemaMigrationTest {
@@ -43,6 +49,33 @@ class SchemaMigrationTest {
                 assertEquals(0, db.count("SELECT count(*) FROM information_schema.tables "
                         + "WHERE table_schema NOT IN ('pg_catalog', 'information_schema')"));
             }
+        }
+    }
+
+    @Test
+    void anOutboxAtTheLatestVersionIsRecognisedWithoutFlyway() throws Exception {
+        try (TestDatabase db = TestDatabase.create()) {
+            PGSimpleDataSource dataSource = new PGSimpleDataSource();
+            dataSource.setURL(db.url());
+            dataSource.setUser("postgres");
+            TableName table = TableName.parse("outbox.table", "outbox");
+            assertTrue(new SchemaMigration(dataSource, table, 8, true).isReady());
+            // every bundled migration is in the history: the next start reads it and does not run Flyway, which
+            // would put back a dropped history row's migration
+            assertEquals(LATEST_VERSION, db.count("SELECT max(CAST(version AS integer)) FROM outbox_schema_history"));
+            db.update("DROP INDEX outbox_published_at_idx");
+            assertTrue(new SchemaMigration(dataSource, table, 8, true).isReady());
+            assertEquals(0, db.count("SELECT count(*) FROM pg_indexes WHERE indexname = 'outbox_published_at_idx'"));
+        }
+    }
+
+    @Test
+    void theLatestVersionIsTheHighestBundledMigration() throws Exception {
+        try (var files = Files.list(Path.of("src/main/resources/db/migration"))) {
+            int highest = files.map(f -> f.getFileName().toString())
+                    .filter(name -> name.matches("V\\d+__.*\\.sql"))
+                    .mapToInt(name -> Integer.parseInt(name.substring(1, name.indexOf("__")))).max().orElse(0);
+            assertEquals(highest, LATEST_VERSION);
         }
     }
 }

@@ -32,6 +32,13 @@ public final class RelayProcess implements AutoCloseable {
                 environment, systemProperties);
     }
 
+    /** Another main class of the test classpath as its own process (the benchmarks' plain relay). */
+    public static RelayProcess startMain(String mainClass, List<String> args, Map<String, String> environment) {
+        List<String> command = new ArrayList<>(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(args);
+        return launch(command, environment);
+    }
+
     /** {@code java -jar target/outbox-relay.jar}, exactly as operators run it (integration-test phase). */
     public static RelayProcess startJar(Map<String, String> environment, String... systemProperties) {
         String jar = System.getProperty("relay.jar", "target/outbox-relay.jar");

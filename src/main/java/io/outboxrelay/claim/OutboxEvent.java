@@ -1,0 +1,18 @@
+package io.outboxrelay.claim;
+
+import java.time.Instant;
+
+/**
+ * One claimed outbox row: the body of the exchange that carries it through the publish route.
+ *
+ * @param headers  the row's headers object as JSON text, or null
+ * @param holdsKey whether the event failed before and its key's later events wait for it
+ */
+public record OutboxEvent(String id, long seq, int partition, String aggregateType, String aggregateId,
+        String eventType, String payload, String headers, Instant createdAt, int attempts, boolean holdsKey) {
+
+    /** The ordering scope: events of one key are claimed, sent and held back together. */
+    public String key() {
+        return aggregateType + '\u0000' + aggregateId;
+    }
+}

@@ -1,0 +1,124 @@
+package io.outboxrelay.support;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * Relay processes coming and going while they drain one outbox: every step one instance leaves (SIGTERM, or kill -9)
+ * and a new one joins, keeping two or three alive, until nothing is PENDING. For a killed instance it measures how
+ * long its partitions stood still: from the kill to the first event of one of them published by another instance.
+ */
+public final class Churn {
+
+    /** What happened. */
+    public record Result(int joined, int stopped, int killed, List<Long> recoveryMillis, Duration drained) {
+    }
+
+    private final TestDatabase db;
+    private final Function<String, RelayProcess> start;
+    private final Duration step;
+    private final boolean kills;
+    private final Deque<Instance> alive = new ArrayDeque<>();
+    private final List<Long> recoveries = new ArrayList<>();
+    private final Map<Timestamp, Integer[]> pendingRecoveries = new HashMap<>();
+    private int joined;
+    private int stopped;
+    private int killed;
+
+    private record Instance(String id, RelayProcess process) {
+    }
+
+    /**
+     * @param start starts a relay with the given instance id and waits until it runs
+     * @param kills whether every other leave is a kill -9 (else every leave is a graceful stop)
+     */
+    public Churn(TestDatabase db, Function<String, RelayProcess> start, Duration step, boolean kills) {
+        this.db = db;
+        this.start = start;
+        this.step = step;
+        this.kills = kills;
+    }
+
+    /** Starts three instances, then churns while events are being written and until the outbox is drained. */
+    public Result run(BooleanSupplier writing, Duration timeout) throws InterruptedException {
+        long began = System.nanoTime();
+        long deadline = began + timeout.toNanos();
+        try {
+            for (int i = 0; i < 3; i++) {
+                join();
+            }
+            int round = 0;
+            while (writing.getAsBoolean() || pending() > 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("not drained within " + timeout + ": " + pending() + " PENDING");
+                }
+                Thread.sleep(step.toMillis());
+                measureRecoveries();
+                if (alive.size() >= 3 || alive.size() == 2 && round % 2 == 0) {
+                    leave(kills && round % 4 == 1);
+                }
+                if (alive.size() < 3) {
+                    join();
+                }
+                round++;
+            }
+            Duration drained = Duration.ofNanos(System.nanoTime() - began);
+            // partitions of a late kill may recover after the drain ended: not measured
+            return new Result(joined, stopped, killed, List.copyOf(recoveries), drained);
+        } finally {
+            alive.forEach(instance -> instance.process().close());
+        }
+    }
+
+    private void join() {
+        joined++;
+        String id = "churn-" + joined;
+        alive.addLast(new Instance(id, start.apply(id)));
+    }
+
+    /** The oldest instance leaves: a graceful stop, or a kill -9 that leaves its claims to their leases. */
+    private void leave(boolean kill) {
+        Instance leaving = alive.removeFirst();
+        if (kill) {
+            // the relay's name in the table is the given id and a suffix of its own
+            Integer[] partitions = db.query("SELECT partition_number FROM outbox_partitions WHERE owner LIKE ?",
+                    leaving.id() + "-%").stream().map(r -> (Integer) r.get("partition_number")).toArray(Integer[]::new);
+            Timestamp at = (Timestamp) db.query("SELECT now() AS now").get(0).get("now");
+            leaving.process().kill();
+            killed++;
+            if (partitions.length > 0) {
+                pendingRecoveries.put(at, partitions);
+            }
+        } else {
+            leaving.process().terminate();
+            leaving.process().waitForExit(Duration.ofSeconds(60));
+            stopped++;
+        }
+    }
+
+    /** A killed instance's partitions recovered when one of their events was published after the kill. */
+    private void measureRecoveries() {
+        pendingRecoveries.entrySet().removeIf(kill -> {
+            Timestamp first = (Timestamp) db.query("SELECT min(published_at) AS first FROM outbox "
+                    + "WHERE partition_number = ANY(?) AND published_at > ?", kill.getValue(), kill.getKey())
+                    .get(0).get("first");
+            if (first != null) {
+                recoveries.add(first.getTime() - kill.getKey().getTime());
+                return true;
+            }
+            return false;
+        });
+    }
+
+    private long pending() {
+        return db.count("SELECT count(*) FROM (SELECT 1 FROM outbox WHERE status = 'PENDING' LIMIT 1) p");
+    }
+}
