@@ -18,7 +18,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.outboxrelay.publish.SizeCheckedProducer;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.support.DefaultConsumer;
@@ -83,13 +82,9 @@ public class OutboxConsumer extends DefaultConsumer implements PartitionOwnershi
     private final Set<Integer> filledLastTime = new HashSet<>();
     /** Keys whose event failed lately: that event's seq, and when the failure came in. */
     private final Map<String, FailedKey> failedKeys = new HashMap<>();
-    /**
-     * Keys whose event had already failed when the route returned, but whose completion is still to come (camel-kafka
-     * completes exchanges on its worker pool): that event's seq. Later events of the key wait until it settles.
-     */
-    private final Map<String, Long> failingKeys = new HashMap<>();
     private boolean claimAgain;
-    private long claimStartedNanos;
+    /** When the last claim (not a mark alone) read the table: failures that came in later are not reflected in it. */
+    private long claimReadNanos;
     /** A claim is wanted (woken, rescan due, rows given back) but waits for room or for the gate. */
     private boolean claimPending;
     private long nextRescanNanos;
@@ -258,7 +253,9 @@ public class OutboxConsumer extends DefaultConsumer implements PartitionOwnershi
 
     private List<OutboxEvent> claimAndMark(Map<Integer, Integer> take) throws SQLException {
         Connection c = connection();
-        claimStartedNanos = System.nanoTime();
+        if (!take.isEmpty()) {
+            claimReadNanos = System.nanoTime();
+        }
         Integer[] partitions = take.keySet().toArray(new Integer[0]);
         Long[] after = new Long[partitions.length];
         Integer[] limits = new Integer[partitions.length];
@@ -318,9 +315,7 @@ public class OutboxConsumer extends DefaultConsumer implements PartitionOwnershi
                 // an event of the key failed after this claim read the table (the claim could not skip its later
                 // events yet): they wait for it
                 FailedKey failed = failedKeys.get(e.key());
-                Long failing = failingKeys.get(e.key());
-                boolean heldBack = failed != null && e.seq() > failed.seq() && failed.atNanos() >= claimStartedNanos
-                        || failing != null && e.seq() > failing;
+                boolean heldBack = failed != null && e.seq() > failed.seq() && failed.atNanos() >= claimReadNanos;
                 if (!running || !claiming.ownership().maySend(e.partition()) || claiming.brokerDown() || heldBack) {
                     untrack(e);
                     giveBack.add(e);
@@ -333,7 +328,8 @@ public class OutboxConsumer extends DefaultConsumer implements PartitionOwnershi
                     settle();
                 }
                 if (markDue(System.nanoTime())) {
-                    // a long dispatch (one event at a time) marks as it goes
+                    // a long dispatch (one event at a time) marks as it goes (this claim's events still count as
+                    // read at claimReadNanos: a mark alone does not move it)
                     claimAndMark(Map.of());
                 }
             }
@@ -360,18 +356,12 @@ public class OutboxConsumer extends DefaultConsumer implements PartitionOwnershi
         Exchange exchange = createExchange(false);
         exchange.getMessage().setBody(event);
         CompletableFuture<Void> done = claiming.pipelined() ? null : new CompletableFuture<>();
-        AtomicInteger completions = new AtomicInteger();
         getAsyncProcessor().process(exchange, doneSync -> {
-            completions.incrementAndGet();
             completed(exchange, event);
             if (done != null) {
                 done.complete(null);
             }
         });
-        boolean refused = SizeCheckedProducer.refusedOnThisThread();
-        if (completions.get() == 0 && (refused || exchange.isFailed())) {
-            failingKeys.merge(event.key(), event.seq(), Math::min);
-        }
         if (done != null) {
             try {
                 done.get();
@@ -400,7 +390,6 @@ public class OutboxConsumer extends DefaultConsumer implements PartitionOwnershi
         long now = System.nanoTime();
         for (Settled s = settled.poll(); s != null; s = settled.poll()) {
             OutboxEvent e = s.event();
-            failingKeys.remove(e.key(), e.seq());
             switch (s.outcome()) {
                 case PUBLISHED -> {
                     if (acked.isEmpty()) {

@@ -54,19 +54,6 @@ public final class SizeCheckedProducer implements Producer<Object, Object> {
         this.compression = compressionType == null ? CompressionType.NONE : CompressionType.forName(compressionType);
     }
 
-    /**
-     * Whether a send on this thread was refused since the last call (and forgets it). camel-kafka completes even a
-     * refused send on its worker pool, later; the claim loop asks this right after handing an event over, so the key's
-     * next event is not sent before the refusal is known.
-     */
-    public static boolean refusedOnThisThread() {
-        boolean refused = REFUSED.get();
-        REFUSED.set(false);
-        return refused;
-    }
-
-    private static final ThreadLocal<Boolean> REFUSED = ThreadLocal.withInitial(() -> false);
-
     @Override
     public Future<RecordMetadata> send(ProducerRecord<Object, Object> record, Callback callback) {
         check(record);
@@ -98,7 +85,6 @@ public final class SizeCheckedProducer implements Producer<Object, Object> {
             maxMessageBytes = readLimit.getAsInt();
         }
         if (size > maxMessageBytes) {
-            REFUSED.set(true);
             throw new RecordTooLargeException("The record is " + size + " bytes"
                     + (compression == CompressionType.NONE ? "" : " after " + compression.name + " compression")
                     + ", more than topic " + topic + " accepts (max.message.bytes " + maxMessageBytes

@@ -5,12 +5,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 import io.outboxrelay.support.Payloads;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
+import io.outboxrelay.support.SlowEndpoint;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,6 +81,37 @@ class FailedBlocksKeyTest {
                 assertEquals(40, db.count("SELECT count(*) FROM outbox WHERE aggregate_id = 'k' AND status = 'PENDING'"),
                         "the held key's events wait behind its FAILED event");
             }
+        }
+    }
+
+    /**
+     * The failed event and a later event of its key claimed together: the later one is given back unsent, also when
+     * the claim loop marks acknowledged events between the two (a slow destination, one event at a time).
+     */
+    @Test
+    void aLaterEventOfTheKeyInTheSameClaimWaits() throws Exception {
+        String type = typeWithSmallTopic("fbc");
+        SlowEndpoint slow = SlowEndpoint.delayingEachEvent(50);
+        try (TestDatabase db = TestDatabase.create()) {
+            Map<String, String> settings = slow.settings(db, "relay-slow");
+            settings.put("outbox.max-attempts", "1");
+            settings.put("outbox.failed-blocks-key", "true");
+            try (RelayInstance relay = RelayInstance.start(settings)) {
+                // one transaction, so one claim: an event of another key is acknowledged (and due to be marked)
+                // before the poison fails
+                db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES "
+                        + "(?, 'other', 'E', '{}'), (?, 'k', 'E', ?::jsonb), (?, 'k', 'E', '{\"next\": true}')",
+                        type, type, Payloads.tooBig(200_000), type);
+                await().atMost(Duration.ofSeconds(30)).until(() -> db.count(
+                        "SELECT count(*) FROM outbox WHERE aggregate_id = 'k' AND status = 'FAILED'") == 1);
+                UUID otherKey = insert(db, type, "other", "{}");
+                await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(status(db, otherKey)));
+
+                assertEquals(List.of(Map.of("status", "PENDING", "attempts", 0)), db.query(
+                        "SELECT status, attempts FROM outbox WHERE aggregate_id = 'k' AND payload @> '{\"next\": true}'"),
+                        "the event after the FAILED one waits, unsent");
+            }
+            assertEquals(2, SharedKafka.read("outbox.event." + type, 2, Duration.ofSeconds(30)).size());
         }
     }
 
