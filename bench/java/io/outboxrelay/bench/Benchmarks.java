@@ -75,6 +75,7 @@ public final class Benchmarks {
                     record(results, run, scenarios.startup(startupRuns));
                 }
                 if (only.contains("steady")) {
+                    record(results, run, scenarios.plainSteady(steadyRate, steadySeconds, steadyWarmup));
                     record(results, run, scenarios.steady(steadyRate, steadySeconds, steadyWarmup));
                 }
                 if (only.contains("idle")) {

@@ -154,9 +154,19 @@ final class Scenarios {
      * {@code warmupSeconds} of writing are not measured: a relay runs for days, not from a cold JVM.
      */
     Map<String, Object> steady(int rate, int seconds, int warmupSeconds) throws Exception {
+        return steady("steady", rate, seconds, warmupSeconds, db -> env.startRelay(db, Map.of()));
+    }
+
+    /** The same load on the plain-Java batched relay (PlainRelay): what this machine gives without the relay. */
+    Map<String, Object> plainSteady(int rate, int seconds, int warmupSeconds) throws Exception {
+        return steady("plain_steady", rate, seconds, warmupSeconds, env::startPlainRelay);
+    }
+
+    private Map<String, Object> steady(String scenario, int rate, int seconds, int warmupSeconds,
+            java.util.function.Function<TestDatabase, RelayProcess> launcher) throws Exception {
         try (TestDatabase db = env.databaseWithSchema()) {
-            String[] types = env.createTopics("steady" + suffix());
-            RelayProcess relay = env.startRelay(db, Map.of());
+            String[] types = env.createTopics(scenario.replace("_", "") + suffix());
+            RelayProcess relay = launcher.apply(db);
             Map<String, Long> committedAt = new ConcurrentHashMap<>();
             long maxBacklog = 0;
             try {
@@ -206,7 +216,7 @@ final class Scenarios {
                 }
                 long[] sorted = Arrays.copyOf(latencies, n);
                 Arrays.sort(sorted);
-                Map<String, Object> r = result("steady");
+                Map<String, Object> r = result(scenario);
                 r.put("target_rate", rate);
                 r.put("warmup_s", warmupSeconds);
                 r.put("seconds", seconds);
