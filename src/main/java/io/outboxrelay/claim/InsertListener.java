@@ -3,7 +3,6 @@ package io.outboxrelay.claim;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Arrays;
-import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
@@ -14,9 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * LISTENs on the outbox's channel (notified by its insert trigger, migration V2, and by the operator's replay command)
- * on a connection of its own and wakes the claim loop for every notification. While the database is unreachable it reconnects every second;
- * polling goes on meanwhile, so nothing depends on a notification arriving.
+ * LISTENs on the outbox's channel (notified by its insert trigger with the lowest seq inserted, migrations V2 and V6,
+ * and by the operator's replay command with 'replay') on a connection of its own and wakes the claim loop for every
+ * batch of notifications. While the database is unreachable it reconnects every second; polling goes on meanwhile,
+ * so nothing depends on a notification arriving.
  */
 public class InsertListener extends ServiceSupport {
 
@@ -25,11 +25,19 @@ public class InsertListener extends ServiceSupport {
 
     private final DataSource dataSource;
     private final String channel;
-    private final Consumer<Boolean> onNotify;
+    private final Notified onNotify;
     private volatile Thread thread;
 
-    /** @param onNotify told of every batch of notifications: true when one is a replay ('replay' payload) */
-    public InsertListener(DataSource dataSource, TableName table, Consumer<Boolean> onNotify) {
+    /** What a batch of notifications says. */
+    public interface Notified {
+        /**
+         * @param replay   one of them is a replay (events older than any claimed may be pending again)
+         * @param firstSeq the lowest seq the notified inserts wrote, Long.MAX_VALUE when none says
+         */
+        void notified(boolean replay, long firstSeq);
+    }
+
+    public InsertListener(DataSource dataSource, TableName table, Notified onNotify) {
         this.dataSource = dataSource;
         this.channel = table.qualified();
         this.onNotify = onNotify;
@@ -50,7 +58,9 @@ public class InsertListener extends ServiceSupport {
                 while (thread != null) {
                     var notifications = pg.getNotifications(WAIT_MILLIS);
                     if (notifications != null && notifications.length > 0) {
-                        onNotify.accept(Arrays.stream(notifications).anyMatch(n -> "replay".equals(n.getParameter())));
+                        onNotify.notified(Arrays.stream(notifications).anyMatch(n -> "replay".equals(n.getParameter())),
+                                Arrays.stream(notifications).mapToLong(n -> firstSeq(n.getParameter())).min()
+                                        .orElse(Long.MAX_VALUE));
                     }
                 }
             } catch (Exception e) {
@@ -59,6 +69,18 @@ public class InsertListener extends ServiceSupport {
                     pause();
                 }
             }
+        }
+    }
+
+    /** An insert's payload: its lowest seq (empty from an outbox not yet migrated to V6). */
+    static long firstSeq(String payload) {
+        if (payload == null || payload.isEmpty() || !Character.isDigit(payload.charAt(0))) {
+            return Long.MAX_VALUE;
+        }
+        try {
+            return Long.parseLong(payload);
+        } catch (NumberFormatException e) {
+            return Long.MAX_VALUE;
         }
     }
 

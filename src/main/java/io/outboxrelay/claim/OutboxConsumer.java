@@ -71,6 +71,8 @@ public class OutboxConsumer extends DefaultConsumer implements PartitionOwnershi
     private final Object signal = new Object();
     private boolean wakeUp;
     private boolean rescanRequested;
+    /** The lowest seq newly committed inserts wrote since the last claim (their notifications): read again from it. */
+    private long notifiedFirstSeq = Long.MAX_VALUE;
     private volatile boolean running;
     /** Partitions a claim in progress reads from: not drained, whatever the heartbeat said meanwhile. */
     private final Set<Integer> claimingFrom = new HashSet<>();
@@ -103,14 +105,19 @@ public class OutboxConsumer extends DefaultConsumer implements PartitionOwnershi
 
     /** Claim now: new events were committed (NOTIFY), or partitions changed hands. */
     public void wakeUp() {
-        wakeUp(false);
+        wakeUp(false, Long.MAX_VALUE);
     }
 
-    /** @param rescan look at every partition from its start: older events may be claimable again (a replay) */
-    private void wakeUp(boolean rescan) {
+    /**
+     * @param rescan   look at every partition from its start: older events may be claimable again (a replay)
+     * @param firstSeq the lowest seq of the committed inserts that woke it: a transaction that commits after a
+     *                 later-numbered one brings events below what was claimed already
+     */
+    private void wakeUp(boolean rescan, long firstSeq) {
         synchronized (signal) {
             wakeUp = true;
             rescanRequested |= rescan;
+            notifiedFirstSeq = Math.min(notifiedFirstSeq, firstSeq);
             signal.notifyAll();
         }
     }
@@ -175,11 +182,18 @@ public class OutboxConsumer extends DefaultConsumer implements PartitionOwnershi
             releaseLost();
         }
         long now = System.nanoTime();
+        long firstSeq;
         synchronized (signal) {
             if (rescanRequested) {
                 nextRescanNanos = now;
                 rescanRequested = false;
             }
+            firstSeq = notifiedFirstSeq;
+            notifiedFirstSeq = Long.MAX_VALUE;
+        }
+        if (firstSeq != Long.MAX_VALUE) {
+            // events committed just now may be numbered below what was claimed in their partitions
+            claimedUpTo.replaceAll((partition, seq) -> Math.min(seq, firstSeq - 1));
         }
         if (now >= nextRescanNanos) {
             // the safety net: look at every owned partition from its start again (replays, missed notifications,
