@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.outboxrelay.sql.Connections;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.support.DefaultConsumer;
@@ -535,15 +536,9 @@ public class OutboxConsumer extends DefaultConsumer implements PartitionOwnershi
     }
 
     private void closeConnection() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException e) {
-                // already broken
-            }
-            connection = null;
-            claimStatement = null;
-        }
+        Connections.closeQuietly(connection);
+        connection = null;
+        claimStatement = null;
     }
 
     private void pause(long millis) {

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import io.outboxrelay.sql.Connections;
 import org.apache.camel.CamelContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -172,13 +173,7 @@ public class PartitionOwnership {
     }
 
     private void closeConnection() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException e) {
-                // already broken
-            }
-            connection = null;
-        }
+        Connections.closeQuietly(connection);
+        connection = null;
     }
 }

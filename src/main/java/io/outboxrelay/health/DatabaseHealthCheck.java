@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Properties;
 
 import io.outboxrelay.schema.SchemaMigration;
+import io.outboxrelay.sql.Connections;
 
 /**
  * Readiness: the outbox database answers and the outbox schema is in place. A relay that cannot reach it cannot
@@ -48,14 +49,8 @@ public class DatabaseHealthCheck extends BackgroundHealthCheck {
     }
 
     private void disconnect() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException e) {
-                // already broken
-            }
-            connection = null;
-        }
+        Connections.closeQuietly(connection);
+        connection = null;
     }
 
     @Override

@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.outboxrelay.support.KafkaBroker;
 import io.outboxrelay.support.RelayProcess;
@@ -61,7 +63,7 @@ class HealthDuringOutagesIT {
         try (watcher) {
             watcher.phase("database down at start");
             await().atMost(Duration.ofSeconds(60)).until(() -> watcher.lastStatus("ready") == 503);
-            Thread.sleep(OUTAGE.toMillis());
+            staysDown(watcher);
             postgres.start();
             watcher.phase("database back");
             await().atMost(Duration.ofSeconds(60)).until(() -> watcher.lastStatus("ready") == 200);
@@ -69,7 +71,8 @@ class HealthDuringOutagesIT {
             outage(watcher, "database restart", postgres::stop, postgres::start);
             outage(watcher, "broker down", broker::stop, broker::restart);
             watcher.phase("all up");
-            Thread.sleep(2_000);
+            await("answers with everything up").atMost(Duration.ofSeconds(30))
+                    .until(() -> watcher.answers("all up", "ready") >= 10);
             watcher.stop();
 
             System.out.println("HealthDuringOutagesIT: slowest answer per phase and endpoint (ms)\n"
@@ -91,9 +94,15 @@ class HealthDuringOutagesIT {
         stop.run();
         watcher.phase(phase);
         await().atMost(Duration.ofSeconds(30)).until(() -> watcher.lastStatus("ready") == 503);
-        Thread.sleep(OUTAGE.toMillis());
+        staysDown(watcher);
         start.run();
         await().atMost(Duration.ofSeconds(60)).until(() -> watcher.lastStatus("ready") == 200);
+    }
+
+    /** Keeps the outage for {@link #OUTAGE} (the probes' and the pool's timeouts come round), readiness DOWN to its end. */
+    private static void staysDown(HealthWatcher watcher) {
+        await("readiness still DOWN at the end of the outage").pollDelay(OUTAGE).atMost(OUTAGE.plusSeconds(5))
+                .until(() -> watcher.lastStatus("ready") == 503);
     }
 
     /** Asks /observe/health, /live and /ready in turn until stopped; records status and time of every answer. */
@@ -104,8 +113,7 @@ class HealthDuringOutagesIT {
 
         private final HttpClient http = HttpClient.newBuilder().connectTimeout(PROBE_TIMEOUT).build();
         private final int port;
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final Thread thread;
+        private final ScheduledExecutorService rounds = Executors.newSingleThreadScheduledExecutor();
         private final List<Answer> answers = new ArrayList<>();
         private final List<String> failures = new ArrayList<>();
         private volatile String phase = "starting";
@@ -116,25 +124,13 @@ class HealthDuringOutagesIT {
 
         HealthWatcher(int port) {
             this.port = port;
-            thread = new Thread(this::run, "health-watcher");
-            thread.start();
+            // a round of the three endpoints every 100 ms after the previous one ended
+            rounds.scheduleWithFixedDelay(() -> List.of("health", "live", "ready").forEach(this::ask), 0, 100,
+                    TimeUnit.MILLISECONDS);
         }
 
         void phase(String name) {
             phase = name;
-        }
-
-        private void run() {
-            while (running.get()) {
-                for (String endpoint : List.of("health", "live", "ready")) {
-                    ask(endpoint);
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
         }
 
         private void ask(String endpoint) {
@@ -174,6 +170,12 @@ class HealthDuringOutagesIT {
             return -1;
         }
 
+        long answers(String phase, String endpoint) {
+            synchronized (answers) {
+                return answers.stream().filter(a -> a.phase().equals(phase) && a.endpoint().equals(endpoint)).count();
+            }
+        }
+
         List<Integer> statuses(String phase, String endpoint) {
             synchronized (answers) {
                 return answers.stream().filter(a -> a.phase().equals(phase) && a.endpoint().equals(endpoint))
@@ -203,8 +205,8 @@ class HealthDuringOutagesIT {
         }
 
         void stop() throws InterruptedException {
-            running.set(false);
-            thread.join();
+            rounds.shutdown();
+            rounds.awaitTermination(30, TimeUnit.SECONDS);
         }
 
         @Override
