@@ -6,6 +6,6 @@ DELETE FROM {{outbox.table}}
          SELECT ctid
            FROM {{outbox.table}}
           WHERE status = 'PUBLISHED'
-            AND published_at < now() - CAST('{{outbox.retention}}' AS interval)
+            AND published_at < now() - CAST(:#${bean:relaySettings.retentionInterval} AS interval)
           ORDER BY published_at
-          LIMIT {{outbox.retention.batch-size}}))
+          LIMIT :#${bean:relaySettings.retentionBatchSize}))

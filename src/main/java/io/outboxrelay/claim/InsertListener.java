@@ -2,21 +2,20 @@ package io.outboxrelay.claim;
 
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.Arrays;
 
 import javax.sql.DataSource;
 
-import io.outboxrelay.config.TableName;
 import org.apache.camel.support.service.ServiceSupport;
 import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * LISTENs on the outbox's channel (notified by its insert trigger with the lowest seq inserted, migrations V2 and V6,
- * and by the operator's replay command with 'replay') on a connection of its own and wakes the claim loop for every
- * batch of notifications. While the database is unreachable it reconnects every second; polling goes on meanwhile,
- * so nothing depends on a notification arriving.
+ * LISTENs on the outbox's channel (notified by its insert trigger, migrations V2 and V6, and by the operator's replay
+ * command) on a connection of its own and wakes the claim route for every batch of notifications. Java because
+ * Camel 4.18 has no PostgreSQL LISTEN consumer (camel-pgevent is not published at 4.18.0) and camel-sql cannot wait
+ * for notifications. While the database is unreachable it reconnects every second (one line when it breaks, one when
+ * it is back); the claim route's timer polls meanwhile, so nothing depends on a notification arriving.
  */
 public class InsertListener extends ServiceSupport {
 
@@ -25,22 +24,15 @@ public class InsertListener extends ServiceSupport {
 
     private final DataSource dataSource;
     private final String channel;
-    private final Notified onNotify;
+    private final Runnable wakeClaims;
     private volatile Thread thread;
+    private boolean broken;
 
-    /** What a batch of notifications says. */
-    public interface Notified {
-        /**
-         * @param replay   one of them is a replay (events older than any claimed may be pending again)
-         * @param firstSeq the lowest seq the notified inserts wrote, Long.MAX_VALUE when none says
-         */
-        void notified(boolean replay, long firstSeq);
-    }
-
-    public InsertListener(DataSource dataSource, TableName table, Notified onNotify) {
+    /** @param channel the outbox table's qualified name */
+    public InsertListener(DataSource dataSource, String channel, Runnable wakeClaims) {
         this.dataSource = dataSource;
-        this.channel = table.qualified();
-        this.onNotify = onNotify;
+        this.channel = channel;
+        this.wakeClaims = wakeClaims;
     }
 
     @Override
@@ -54,33 +46,29 @@ public class InsertListener extends ServiceSupport {
         while (thread != null) {
             try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
                 statement.execute("LISTEN \"" + channel + "\"");
+                if (broken) {
+                    LOG.info("Insert notifications available again");
+                    broken = false;
+                }
+                // a wake-up at once: events may have been committed while nobody listened
+                wakeClaims.run();
                 PGConnection pg = connection.unwrap(PGConnection.class);
                 while (thread != null) {
                     var notifications = pg.getNotifications(WAIT_MILLIS);
                     if (notifications != null && notifications.length > 0) {
-                        onNotify.notified(Arrays.stream(notifications).anyMatch(n -> "replay".equals(n.getParameter())),
-                                Arrays.stream(notifications).mapToLong(n -> firstSeq(n.getParameter())).min()
-                                        .orElse(Long.MAX_VALUE));
+                        wakeClaims.run();
                     }
                 }
             } catch (Exception e) {
                 if (thread != null) {
-                    LOG.debug("Insert notifications unavailable, retrying: {}", e.getMessage());
+                    if (!broken) {
+                        LOG.warn("Insert notifications unavailable, claims rely on polling until they are back: {}",
+                                e.getMessage());
+                        broken = true;
+                    }
                     pause();
                 }
             }
-        }
-    }
-
-    /** An insert's payload: its lowest seq (empty from an outbox not yet migrated to V6). */
-    static long firstSeq(String payload) {
-        if (payload == null || payload.isEmpty() || !Character.isDigit(payload.charAt(0))) {
-            return Long.MAX_VALUE;
-        }
-        try {
-            return Long.parseLong(payload);
-        } catch (NumberFormatException e) {
-            return Long.MAX_VALUE;
         }
     }
 

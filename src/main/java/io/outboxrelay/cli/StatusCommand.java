@@ -98,7 +98,7 @@ record StatusCommand(boolean json) implements OperatorCommand {
                 .alignRight(1)
                 .add("PENDING", s.get("pending"), "")
                 .add("  due now", s.get("due"), "claimable now")
-                .add("  in flight", s.get("in_flight"), "leased by a relay, being published")
+                .add("  in flight", s.get("in_flight"), "of these, claimed by a relay (its last heartbeat)")
                 .add("  backing off", s.get("backing_off"), "waiting for their next attempt")
                 .add("oldest PENDING age", (long) age, "seconds" + (age >= 60 ? " (" + human(age) + ")" : ""))
                 .add("FAILED", s.get("failed"), "")

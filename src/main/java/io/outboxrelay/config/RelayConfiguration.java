@@ -13,20 +13,29 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.outboxrelay.claim.OutboxComponent;
+import io.outboxrelay.claim.InsertListener;
+import io.outboxrelay.claim.LeaveOnStop;
+import io.outboxrelay.claim.PartitionGrants;
+import io.outboxrelay.failure.FailedAttempts;
 import io.outboxrelay.health.BackgroundHealthCheck;
 import io.outboxrelay.health.BrokerHealthCheck;
 import io.outboxrelay.health.DatabaseHealthCheck;
 import io.outboxrelay.metrics.RelayMetrics;
+import io.outboxrelay.publish.BatchParts;
 import io.outboxrelay.publish.BrokerOutage;
 import io.outboxrelay.publish.BrokerProbe;
+import io.outboxrelay.publish.CloudEventsMapper;
+import io.outboxrelay.publish.Destinations;
 import io.outboxrelay.publish.KafkaAdmin;
+import io.outboxrelay.publish.RecordSizeCheck;
+import io.outboxrelay.publish.SendOutcomes;
+import io.outboxrelay.publish.TopicLimits;
 import io.outboxrelay.publish.TopicSizedBatches;
-import io.outboxrelay.publish.OutboxEventMapper;
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.sql.OutboxSql;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
 import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.main.BaseMainSupport;
 import org.apache.camel.main.MainListenerSupport;
@@ -37,8 +46,8 @@ import org.springframework.jms.connection.CachingConnectionFactory;
 
 /**
  * Validates the settings, migrates the schema, then binds what the routes refer to by name: the pooled data source,
- * the resolved SQL statements, the JMS connection factory, the batch publisher, the metrics registry, the
- * database health check and the small beans of the publish and failure steps.
+ * the resolved SQL statements, the JMS connection factory, the partition grants, the metrics registry, the health
+ * checks and the small beans of the claim, publish and failure steps.
  */
 public class RelayConfiguration extends MainListenerSupport {
 
@@ -55,7 +64,10 @@ public class RelayConfiguration extends MainListenerSupport {
         PropertiesComponent properties = context.getPropertiesComponent();
         RelaySettings settings = RelaySettings.read(properties::resolveProperty,
                 scheme -> context.getComponent(scheme) != null);
-        normaliseSqlProperties(properties, settings);
+        // the routes and SQL read what was validated, normalised
+        properties.addOverrideProperty("outbox.table", settings.table().qualified());
+        // the heartbeat timer takes milliseconds; the setting is an ISO-8601 duration
+        properties.addOverrideProperty("outbox.instance.heartbeat-ms", Long.toString(settings.heartbeat().toMillis()));
 
         Registry registry = context.getRegistry();
         registry.bind("relaySettings", settings);
@@ -64,7 +76,8 @@ public class RelayConfiguration extends MainListenerSupport {
         registry.bind("outboxDataSource", dataSource);
         SchemaMigration schema = new SchemaMigration(dataSource, settings.table(), settings.partitions(),
                 settings.migrate());
-        // migrate now when the database is up; otherwise the claim gate keeps trying
+        registry.bind("schemaMigration", schema);
+        // migrate now when the database is up; otherwise the heartbeat route keeps trying
         schema.isReady();
 
         // Made on first use: loading the Artemis client takes a fifth of a second of the start, and most relays
@@ -76,11 +89,11 @@ public class RelayConfiguration extends MainListenerSupport {
 
         KafkaAdmin kafkaAdmin = new KafkaAdmin(context);
         addService(context, kafkaAdmin);
+        TopicLimits topicLimits = new TopicLimits(kafkaAdmin);
         // each topic's producer batches no more than the topic accepts: a rejected event fails alone
-        context.getCamelContextExtension().registerEndpointCallback(new TopicSizedBatches(kafkaAdmin));
+        context.getCamelContextExtension().registerEndpointCallback(new TopicSizedBatches(topicLimits));
         BrokerProbe brokerProbe = BrokerProbe.forScheme(settings.endpointScheme(), kafkaAdmin, jms);
-        BrokerOutage brokerOutage = new BrokerOutage(brokerProbe, Clock.systemUTC());
-        registry.bind("brokerOutage", brokerOutage);
+        registry.bind("brokerOutage", new BrokerOutage(brokerProbe, Clock.systemUTC()));
         Duration probeInterval = Duration.ofMillis(settings.healthProbeIntervalMs());
         addHealthCheck(context, "brokerHealthCheck", new BrokerHealthCheck(brokerProbe, probeInterval));
         addHealthCheck(context, "databaseHealthCheck", new DatabaseHealthCheck(settings.dbUrl(), settings.dbUser(),
@@ -88,37 +101,42 @@ public class RelayConfiguration extends MainListenerSupport {
 
         RelayMetrics relayMetrics = new RelayMetrics(meterRegistry(registry));
         registry.bind("relayMetrics", relayMetrics);
-
         OutboxSql.bind(context);
-        context.addComponent("outbox", new OutboxComponent(ClaimingFactory.forRelay(context, settings, dataSource,
-                schema, brokerOutage, relayMetrics, pipelined(properties, settings), drainTimeout(properties))));
-        registry.bind("outboxEventMapper",
-                new OutboxEventMapper(settings.source(), "kafka".equals(settings.endpointScheme())));
+
+        // claim: the partitions granted to claims (the heartbeat's state), inserts waking the claims, leaving on stop
+        PartitionGrants grants = new PartitionGrants(settings.concurrentClaims(), settings.batchSize(),
+                settings.lease(), relayMetrics::owned);
+        registry.bind("partitionGrants", grants);
+        addService(context, new LeaveOnStop(dataSource, OutboxSql.resolved(context, "leave"), settings.instanceId(),
+                grants));
+        addService(context, new InsertListener(dataSource, settings.table().qualified(), wakeClaims(context)));
+
+        // publish: event to message, parts by destination, the size check, the routes' bookkeeping
+        CloudEventsMapper mapper = new CloudEventsMapper(settings.source(), "kafka".equals(settings.endpointScheme()));
+        registry.bind("cloudEventsMapper", mapper);
+        Destinations destinations = new Destinations(context, settings.endpoint());
+        RecordSizeCheck sizeCheck = new RecordSizeCheck(destinations, topicLimits,
+                properties.resolveProperty("camel.component.kafka.compression-codec").orElse(null));
+        registry.bind("recordSizeCheck", sizeCheck);
+        registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck));
+        registry.bind("sendOutcomes", new SendOutcomes());
+
+        // failure: the record-failure route's steps
+        registry.bind("failedAttempts", new FailedAttempts(relayMetrics));
     }
 
-    /**
-     * Whether a key's next event may be sent before the previous one is acknowledged: only with a Kafka producer
-     * that keeps each partition's records in send order (idempotent: its retries never reorder them).
-     */
-    private static boolean pipelined(PropertiesComponent properties, RelaySettings settings) {
-        // read from the properties: Camel applies them to the component only after this configuration runs
-        String idempotence = properties.resolveProperty("camel.component.kafka.enable-idempotence")
-                .or(() -> properties.resolveProperty("camel.component.kafka.enableIdempotence")).orElse("true");
-        return "kafka".equals(settings.endpointScheme()) && Boolean.parseBoolean(idempotence.trim());
-    }
-
-    /** A stopping relay waits this long for its events in flight: inside Camel's own shutdown timeout. */
-    private static Duration drainTimeout(PropertiesComponent properties) {
-        int shutdownSeconds = Integer.parseInt(properties.resolveProperty("camel.main.shutdown-timeout").orElse("45"));
-        return Duration.ofSeconds(Math.max(1, shutdownSeconds - 5));
-    }
-
-    /**
-     * The SQL statements splice some settings into their text ({{outbox.table}}, {{outbox.batch-size}}, ...): give
-     * them the validated, normalised value rather than the raw text, so what was checked is what runs.
-     */
-    private static void normaliseSqlProperties(PropertiesComponent properties, RelaySettings settings) {
-        ClaimingFactory.sqlValues(settings).forEach(properties::addOverrideProperty);
+    /** The insert listener's wake-up: the claim routes' own (direct:outbox-wake), once the routes run. */
+    private static Runnable wakeClaims(CamelContext context) {
+        ProducerTemplate template = context.createProducerTemplate();
+        return () -> {
+            if (context.isStarted()) {
+                try {
+                    template.sendBody("direct:outbox-wake", null);
+                } catch (RuntimeException e) {
+                    // stopping: the claims are over
+                }
+            }
+        };
     }
 
     /** Found by Camel's health registry in the bean registry; probes in the background while the context runs. */

@@ -27,6 +27,7 @@ public record RelaySettings(
         String jmsBrokerUrl,
         String source,
         int batchSize,
+        int concurrentClaims,
         int pollDelayMs,
         Duration lease,
         String instanceId,
@@ -48,7 +49,7 @@ public record RelaySettings(
         String routesDir) {
 
     private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
-    /** The claim loop, the heartbeat and the insert listener each hold a connection; the rest share one at least. */
+    /** The insert listener holds a connection; claims, the heartbeat, metrics and retention share the others. */
     private static final int MIN_POOL_SIZE = 4;
     private static final Pattern SCHEME = Pattern.compile("([a-z][a-z0-9+.-]*):.+");
 
@@ -97,6 +98,7 @@ public record RelaySettings(
                 r.text("outbox.jms.broker-url"),
                 r.text("outbox.source"),
                 r.integer("outbox.batch-size", 1, 10_000),
+                r.integer("outbox.concurrent-claims", 1, 64),
                 r.integer("outbox.poll-delay-ms", 1, 3_600_000),
                 lease,
                 instanceId(r.optionalText("outbox.instance-id")),
@@ -151,6 +153,28 @@ public record RelaySettings(
         } catch (Exception e) {
             return "relay";
         }
+    }
+
+    // Durations as the SQL statements bind them (PostgreSQL reads ISO-8601 as an interval)
+
+    public String staleAfterInterval() {
+        return staleAfter.toString();
+    }
+
+    public String leaseInterval() {
+        return lease.toString();
+    }
+
+    public String backoffInitialInterval() {
+        return backoffInitial.toString();
+    }
+
+    public String backoffMaxInterval() {
+        return backoffMax.toString();
+    }
+
+    public String retentionInterval() {
+        return retention.toString();
     }
 
     /** Hides the password from toString(), which Camel may log when it lists registry beans. */

@@ -9,6 +9,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.OutboxEvent;
+import org.apache.camel.ExchangeProperty;
 
 /**
  * The relay's own meters, beside Camel's route metrics. Prometheus names: outbox_claims_total,
@@ -73,10 +76,12 @@ public class RelayMetrics {
                 .register(registry);
     }
 
-    /** @param events how many events one claim statement returned */
-    public void claimed(int events) {
-        claims.increment();
-        claimed.increment(events);
+    /** A claim statement's batch (the claim route's step). */
+    public void claimed(@ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
+        if (batch.size() > 0) {
+            claims.increment();
+            claimed.increment(batch.size());
+        }
     }
 
     /** This instance's partitions after a heartbeat, and how many changed hands in it. */
@@ -91,9 +96,13 @@ public class RelayMetrics {
         }
     }
 
-    public void published(Instant createdAt) {
-        published.increment();
-        commitToAck.record(Duration.between(createdAt, Instant.now()));
+    /** The batch's acknowledged events were marked PUBLISHED (the claim route's step). */
+    public void published(@ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
+        Instant now = Instant.now();
+        for (OutboxEvent event : batch.publishedEvents()) {
+            published.increment();
+            commitToAck.record(Duration.between(event.createdAt(), now));
+        }
     }
 
     /** @param status the row's status after the failure was recorded: PENDING (will retry) or FAILED */

@@ -1,18 +1,18 @@
 package io.outboxrelay.publish;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.time.format.DateTimeFormatter;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.outboxrelay.claim.OutboxEvent;
+import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.OutboxEvent;
+import org.apache.camel.Body;
 import org.apache.camel.Exchange;
-import org.apache.camel.InvalidPayloadException;
+import org.apache.camel.ExchangeProperty;
 import org.apache.camel.Message;
 import org.apache.camel.component.kafka.KafkaConstants;
 
@@ -21,71 +21,70 @@ import org.apache.camel.component.kafka.KafkaConstants;
  * headers, then the CloudEvents 1.0 binary-mode headers (which the row's headers cannot override), and for Kafka the
  * record key. Header values are strings: camel-kafka would serialise numbers as binary.
  */
-public class OutboxEventMapper {
-
-    public static final String OUTBOX_ID = "outboxId";
-    public static final String CREATED_AT = "outboxCreatedAt";
+public class CloudEventsMapper {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String source;
     private final boolean kafkaKey;
 
-    public OutboxEventMapper(String source, boolean kafkaKey) {
+    public CloudEventsMapper(String source, boolean kafkaKey) {
         this.source = source;
         this.kafkaKey = kafkaKey;
     }
 
-    public void toMessage(Exchange exchange) throws InvalidPayloadException {
-        OutboxEvent event = exchange.getMessage().getMandatoryBody(OutboxEvent.class);
-        String id = event.id();
-        Instant createdAt = event.createdAt();
-        exchange.setProperty(OUTBOX_ID, id);
-        exchange.setProperty(CREATED_AT, createdAt);
+    /** The publish-event route's step: the event whose id is the body becomes the exchange's message. */
+    public void toMessage(@Body String id, @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch, Exchange exchange) {
+        write(batch.event(id), exchange.getMessage());
+    }
 
-        Map<String, Object> headers = rowHeaders(id, event.headers());
-        String aggregateType = event.aggregateType();
+    /**
+     * Writes the event's message.
+     *
+     * @throws UnpublishableEventException the row's headers are not an object of strings: it can never be sent
+     */
+    public void write(OutboxEvent event, Message message) {
+        Map<String, Object> headers = message.getHeaders();
+        headers.clear();
+        rowHeaders(event, headers);
         String aggregateId = event.aggregateId();
-        headers.put("ce_id", id);
+        headers.put("ce_id", event.id());
         headers.put("ce_type", event.eventType());
         headers.put("ce_source", source);
         headers.put("ce_subject", aggregateId);
-        headers.put("ce_time", DateTimeFormatter.ISO_INSTANT.format(createdAt));
+        headers.put("ce_time", DateTimeFormatter.ISO_INSTANT.format(event.createdAt()));
         headers.put("ce_specversion", "1.0");
-        headers.put("ce_aggregatetype", aggregateType);
+        headers.put("ce_aggregatetype", event.aggregateType());
         headers.put("content-type", "application/json");
         if (kafkaKey) {
             headers.put(KafkaConstants.KEY, aggregateId);
         }
-
-        Message message = exchange.getMessage();
-        message.setHeaders(headers);
         message.setBody(event.payload().getBytes(StandardCharsets.UTF_8));
     }
 
-    private static Map<String, Object> rowHeaders(String id, String json) {
-        Map<String, Object> headers = new HashMap<>();
+    private static void rowHeaders(OutboxEvent event, Map<String, Object> headers) {
+        String json = event.headers();
         if (json == null) {
-            return headers;
+            return;
         }
         JsonNode node;
         try {
             node = JSON.readTree(json);
         } catch (JsonProcessingException e) {
-            throw new UnpublishableEventException("event " + id + ": headers are not valid JSON");
+            throw new UnpublishableEventException("event " + event.id() + ": headers are not valid JSON");
         }
         if (!node.isObject()) {
-            throw new UnpublishableEventException("event " + id + ": headers must be a JSON object, got " + node.getNodeType());
+            throw new UnpublishableEventException(
+                    "event " + event.id() + ": headers must be a JSON object, got " + node.getNodeType());
         }
         for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext();) {
             Map.Entry<String, JsonNode> field = fields.next();
             JsonNode value = field.getValue();
             if (!value.isValueNode() || value.isNull()) {
-                throw new UnpublishableEventException(
-                        "event " + id + ": header '" + field.getKey() + "' must be a string, got " + value.getNodeType());
+                throw new UnpublishableEventException("event " + event.id() + ": header '" + field.getKey()
+                        + "' must be a string, got " + value.getNodeType());
             }
             headers.put(field.getKey(), value.asText());
         }
-        return headers;
     }
 }

@@ -14,8 +14,6 @@ import org.apache.camel.spi.EndpointStrategy;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,22 +25,19 @@ import org.slf4j.LoggerFactory;
  * then fails every record of it, healthy ones too. With the cap, the split separates the rejected record from the
  * others at once: it fails alone, with RecordTooLargeException, and the rest are acknowledged.
  * <p>
- * The same limit lets {@link SizeCheckedProducer} refuse a record that is too large for the topic before it is sent.
- * <p>
  * The topic's limit is read when its producer starts (the first event for the topic). While the cluster does not
- * answer the producer cannot start, and the send fails as one to an unreachable broker. A limit the relay may not
- * read (no DescribeConfigs permission) leaves the configured batch size, with a warning.
+ * answer the producer cannot start, and the send fails as one to an unreachable broker.
  */
 public class TopicSizedBatches implements EndpointStrategy {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicSizedBatches.class);
 
-    private final KafkaAdmin admin;
+    private final TopicLimits limits;
     /** The batch size last logged per topic: a topic can have several producers (one per Camel producer cache). */
     private final Map<String, Integer> logged = new ConcurrentHashMap<>();
 
-    public TopicSizedBatches(KafkaAdmin admin) {
-        this.admin = admin;
+    public TopicSizedBatches(TopicLimits limits) {
+        this.limits = limits;
     }
 
     @Override
@@ -51,21 +46,6 @@ public class TopicSizedBatches implements EndpointStrategy {
             kafka.setKafkaClientFactory(new Factory(kafka, kafka.getKafkaClientFactory()));
         }
         return endpoint;
-    }
-
-    /** The topic's max.message.bytes, or null when the relay may not read it. */
-    Integer limit(String topic, int configured) {
-        try {
-            return admin.maxMessageBytes(topic);
-        } catch (RetriableException e) {
-            throw e;
-        } catch (KafkaException e) {
-            LOG.warn("Cannot read max.message.bytes of topic {} ({}): its producer keeps batch.size {} and records are "
-                    + "not checked before they are sent. An event the topic rejects may then fail the events batched "
-                    + "with it; keep producer-batch-size at or below the topic's limit, or allow the relay "
-                    + "DescribeConfigs on it.", topic, e.toString(), configured);
-            return null;
-        }
     }
 
     /** The batch size for a topic: the configured one, or the topic's limit when that is smaller. */
@@ -91,20 +71,15 @@ public class TopicSizedBatches implements EndpointStrategy {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings("rawtypes")
         public Producer getProducer(Properties kafkaProps) {
             KafkaConfiguration configuration = endpoint.getConfiguration();
             String topic = configuration.getTopic();
             Object batchSize = kafkaProps.getOrDefault(ProducerConfig.BATCH_SIZE_CONFIG, configuration.getProducerBatchSize());
-            int configured = Integer.parseInt(batchSize.toString());
-            Integer limit = limit(topic, configured);
-            if (limit == null) {
-                return delegate().getProducer(kafkaProps);
-            }
-            kafkaProps.put(ProducerConfig.BATCH_SIZE_CONFIG, Integer.toString(batchSize(topic, configured, limit)));
-            Object compression = kafkaProps.get(ProducerConfig.COMPRESSION_TYPE_CONFIG);
-            return new SizeCheckedProducer(delegate().getProducer(kafkaProps), topic, limit,
-                    () -> admin.maxMessageBytes(topic), compression == null ? null : compression.toString());
+            int configuredSize = Integer.parseInt(batchSize.toString());
+            limits.limit(topic).ifPresent(limit -> kafkaProps.put(ProducerConfig.BATCH_SIZE_CONFIG,
+                    Integer.toString(batchSize(topic, configuredSize, limit))));
+            return delegate().getProducer(kafkaProps);
         }
 
         @Override

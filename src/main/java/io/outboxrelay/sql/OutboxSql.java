@@ -16,8 +16,9 @@ import org.apache.camel.CamelContext;
  */
 public final class OutboxSql {
 
-    /** The statements routes use through sql:ref: (the claim loop's own are resolved with {@link #resolved}). */
-    public static final List<String> STATEMENTS = List.of("delete-expired", "delete-released-holds", "backlog-stats");
+    /** The statements routes use through sql:ref:. */
+    public static final List<String> STATEMENTS = List.of("claim", "mark", "record-failure", "heartbeat",
+            "delete-expired", "delete-released-holds", "backlog-stats");
 
     private OutboxSql() {
     }

@@ -22,7 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Claims are protected by their lease: a dead relay's rows wait for it to expire; live relays never share a row. */
+/**
+ * Claims are fenced by the partitions' leases: a dead relay's partitions (and the events it had claimed) wait for its
+ * lease to expire; live relays never share a row.
+ */
 class LeaseTest {
 
     private TestDatabase db;
@@ -47,8 +50,8 @@ class LeaseTest {
     }
 
     @Test
-    void rowsLeftLeasedByADeadRelayArePublishedByAnotherAfterTheLeaseExpires() {
-        // the first relay creates the schema, then "dies" holding a claim
+    void eventsOfADeadRelaysPartitionsArePublishedByAnotherAfterTheLeaseExpires() {
+        // the first relay creates the schema, then "dies" owning every partition
         try (RelayInstance first = RelayInstance.start(settings("first"))) {
             assertTrue(first.context().isStarted());
         }
@@ -56,17 +59,16 @@ class LeaseTest {
             db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, 'E', '{}')",
                     type, "k" + i);
         }
-        db.update("UPDATE outbox SET lease_owner = 'crashed-relay', lease_until = now() + interval '3 seconds'");
-        Timestamp leaseEnd = (Timestamp) db.query("SELECT max(lease_until) AS t FROM outbox").get(0).get("t");
+        db.update("UPDATE outbox_partitions SET owner = 'crashed-relay', lease_until = now() + interval '3 seconds'");
+        Timestamp leaseEnd = (Timestamp) db.query("SELECT max(lease_until) AS t FROM outbox_partitions").get(0).get("t");
 
         try (RelayInstance second = RelayInstance.start(settings("second"))) {
             await().atMost(Duration.ofSeconds(30)).until(
                     () -> db.count("SELECT count(*) FROM outbox WHERE status = 'PUBLISHED'") == 10);
         }
-        List<Map<String, Object>> rows = db.query("SELECT published_at, lease_owner FROM outbox");
+        List<Map<String, Object>> rows = db.query("SELECT published_at FROM outbox");
         for (Map<String, Object> row : rows) {
             assertFalse(((Timestamp) row.get("published_at")).before(leaseEnd), "published only after the lease expired");
-            assertEquals(null, row.get("lease_owner"));
         }
         assertEquals(10, SharedKafka.read("outbox.event." + type, 10, Duration.ofSeconds(20)).size());
     }

@@ -42,7 +42,7 @@ class ReplayWakesRelayTest {
             try (RelayInstance relay = RelayInstance.start(settings)) {
                 // the relay's first poll (a second after its start) finds nothing claimable; then it waits
                 await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
-                        .until(() -> db.count("SELECT count(*) FROM outbox WHERE status = 'FAILED' AND lease_owner IS NULL") == 4);
+                        .until(() -> db.count("SELECT count(*) FROM outbox WHERE status = 'FAILED'") == 4);
                 db.update("UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = now() WHERE id = ?",
                         byHand);
                 // an UPDATE alone does not wake the relay: the row stays PENDING

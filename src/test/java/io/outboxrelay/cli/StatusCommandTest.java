@@ -25,19 +25,14 @@ class StatusCommandTest {
         UUID oldest = outbox.insert("order/k1", "PENDING");
         db.update("UPDATE outbox SET created_at = now() - interval '2 hours' WHERE id = ?", oldest);
         outbox.insert("order/k2", "PENDING");
-        // in flight: leased by a relay
-        UUID leased = outbox.insert("order/k3", "PENDING");
-        db.update("UPDATE outbox SET lease_owner = 'relay-1', lease_until = now() + interval '1 minute' WHERE id = ?",
-                leased);
+        // due: claimed by a relay or not, a row looks the same (the relays report what they have in flight)
+        outbox.insert("order/k3", "PENDING");
         // backing off after a failed attempt, holding back the later event of its key (which is due)
         UUID retried = outbox.insert("order/k4", "PENDING");
         db.update("UPDATE outbox SET attempts = 1, next_attempt_at = now() + interval '1 hour' WHERE id = ?", retried);
         outbox.holdsItsKey(retried);
         outbox.insert("order/k4", "PENDING");
-        // a dead relay's expired lease: due again
-        UUID expired = outbox.insert("order/k5", "PENDING");
-        db.update("UPDATE outbox SET lease_owner = 'dead', lease_until = now() - interval '1 minute' WHERE id = ?",
-                expired);
+        outbox.insert("order/k5", "PENDING");
         // FAILED, with a later event of its key (held back only when outbox.failed-blocks-key=true)
         outbox.insert("order/k6", "FAILED");
         outbox.insert("order/k6", "PENDING");
@@ -45,9 +40,10 @@ class StatusCommandTest {
         for (int i = 0; i < 4; i++) {
             outbox.insert("order/k8", "PUBLISHED");
         }
-        // a live relay owning five partitions, and a killed one whose partition's lease expired
+        // a live relay owning five partitions with 2 events in flight, and a killed one whose partition's lease
+        // expired (its in-flight figure no longer counts)
         db.update("INSERT INTO outbox_instances (instance_id, heartbeat_at, in_flight) "
-                + "VALUES ('relay-a', now() - interval '2 seconds', 7), ('relay-dead', now() - interval '5 minutes', 3)");
+                + "VALUES ('relay-a', now() - interval '2 seconds', 2), ('relay-dead', now() - interval '5 minutes', 3)");
         db.update("UPDATE outbox_partitions SET owner = 'relay-a', lease_until = now() + interval '30 seconds' "
                 + "WHERE partition_number IN (0, 1, 2, 3, 7)");
         db.update("UPDATE outbox_partitions SET owner = 'relay-dead', lease_until = now() - interval '1 minute' "
@@ -67,8 +63,8 @@ class StatusCommandTest {
         JsonNode status = result.json();
         assertEquals("outbox", status.get("table").asText());
         assertEquals(7, status.get("pending").asLong(), result.out());
-        assertEquals(5, status.get("due").asLong(), result.out());
-        assertEquals(1, status.get("in_flight").asLong(), result.out());
+        assertEquals(6, status.get("due").asLong(), result.out());
+        assertEquals(2, status.get("in_flight").asLong(), result.out());
         assertEquals(1, status.get("backing_off").asLong(), result.out());
         assertEquals(2, status.get("failed").asLong(), result.out());
         assertEquals(4, status.get("published").asLong(), result.out());
@@ -81,7 +77,7 @@ class StatusCommandTest {
         assertEquals(2, instances.size(), result.out());
         assertEquals("relay-a", instances.get(0).get("instance_id").asText());
         assertEquals("[0,1,2,3,7]", instances.get(0).get("partitions").toString());
-        assertEquals(7, instances.get(0).get("in_flight").asLong());
+        assertEquals(2, instances.get(0).get("in_flight").asLong());
         double heartbeat = instances.get(0).get("heartbeat_age_seconds").asDouble();
         assertTrue(heartbeat >= 2 && heartbeat < 60, result.out());
         assertEquals("relay-dead", instances.get(1).get("instance_id").asText());
@@ -98,8 +94,8 @@ class StatusCommandTest {
         // labels, then the figures right-aligned, then what they mean
         assertTrue(out.contains("\n"
                 + "  PENDING                7\n"
-                + "    due now              5  claimable now\n"
-                + "    in flight            1  leased by a relay, being published\n"
+                + "    due now              6  claimable now\n"
+                + "    in flight            2  of these, claimed by a relay (its last heartbeat)\n"
                 + "    backing off          1  waiting for their next attempt\n"), out);
         assertTrue(out.matches("(?s).*\n  oldest PENDING age  72\\d\\d  seconds \\(2h 0m \\d+s\\)\n.*"), out);
         assertTrue(out.contains("\n"
@@ -110,7 +106,7 @@ class StatusCommandTest {
         // the partitions and their owners, the newest heartbeat first
         assertTrue(out.contains("\n32 partitions, 27 without a live owner; 2 relay instances\n"), out);
         assertTrue(out.matches("(?s).*\n  instance +heartbeat +in flight +partitions\n"
-                + "  relay-a +2\\.\\d s ago +7  0-3, 7\n"
+                + "  relay-a +2\\.\\d s ago +2  0-3, 7\n"
                 + "  relay-dead +30\\d\\.\\d s ago +3  -\n.*"), out);
     }
 

@@ -29,8 +29,8 @@ class GracefulShutdownIT {
                 assertEquals(0, first.waitForExit(Duration.ofSeconds(40)), first.output());
             }
             long publishedAtStop = FaultTestSettings.published(db);
-            assertEquals(0, db.count("SELECT count(*) FROM outbox WHERE lease_owner IS NOT NULL"),
-                    "no row left leased: in-flight batches finished");
+            assertEquals(0, db.count("SELECT count(*) FROM outbox_partitions WHERE owner IS NOT NULL"),
+                    "every partition given up at once: the claims in progress finished");
             try (RelayProcess second = start(db, brokers, "second")) {
                 await().atMost(Duration.ofSeconds(120)).until(() -> FaultTestSettings.published(db) == events);
             }

@@ -8,8 +8,11 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.outboxrelay.OutboxRelay;
 import org.apache.camel.CamelContext;
+import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.main.BaseMainSupport;
 import org.apache.camel.main.Main;
 import org.apache.camel.main.MainListenerSupport;
@@ -81,6 +84,14 @@ public final class RelayInstance implements AutoCloseable {
 
     public CamelContext context() {
         return main.getCamelContext();
+    }
+
+    /** A counter of the relay's Micrometer registry (e.g. outbox.events.claimed), 0 when it has not counted yet. */
+    public double counter(String name) {
+        MeterRegistry registry = context().getRegistry()
+                .lookupByNameAndType(MicrometerConstants.METRICS_REGISTRY_NAME, MeterRegistry.class);
+        Counter counter = registry == null ? null : registry.find(name).counter();
+        return counter == null ? 0 : counter.count();
     }
 
     public int managementPort() {

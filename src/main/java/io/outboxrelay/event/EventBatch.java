@@ -1,0 +1,108 @@
+package io.outboxrelay.event;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The events of one claim and what became of each while the claim route sends them: acknowledged by the broker (to be
+ * marked PUBLISHED), failed (the failure was recorded on its row, and its key's later events in this batch are not
+ * sent), or not sent (left PENDING as claimed: the broker is down, or an earlier event of its key failed). Held in an
+ * exchange property of the claim; parts sent in parallel update it from their own threads.
+ */
+public final class EventBatch {
+
+    /** The exchange property that carries the batch through the claim route and the routes it calls. */
+    public static final String PROPERTY = "outboxBatch";
+
+    private final List<OutboxEvent> events;
+    private final Map<String, OutboxEvent> byId;
+    private final Set<String> published = ConcurrentHashMap.newKeySet();
+    private final Set<String> failedKeys = ConcurrentHashMap.newKeySet();
+    private volatile boolean brokerDown;
+
+    public EventBatch(List<OutboxEvent> events) {
+        this.events = List.copyOf(events);
+        Map<String, OutboxEvent> index = new HashMap<>(events.size() * 2);
+        events.forEach(e -> index.put(e.id(), e));
+        this.byId = index;
+    }
+
+    /** @param rows camel-sql's result of sql/claim.sql */
+    public static EventBatch fromRows(List<Map<String, Object>> rows) {
+        List<OutboxEvent> events = new ArrayList<>(rows.size());
+        rows.forEach(row -> events.add(OutboxEvent.fromRow(row)));
+        return new EventBatch(events);
+    }
+
+    /** In claim order: per partition, in seq order. */
+    public List<OutboxEvent> events() {
+        return events;
+    }
+
+    public int size() {
+        return events.size();
+    }
+
+    public OutboxEvent event(String id) {
+        OutboxEvent event = byId.get(id);
+        if (event == null) {
+            throw new IllegalArgumentException("event " + id + " is not in this batch");
+        }
+        return event;
+    }
+
+    /** How many events of each partition the claim returned. */
+    public Map<Integer, Integer> countsByPartition() {
+        Map<Integer, Integer> counts = new LinkedHashMap<>();
+        events.forEach(e -> counts.merge(e.partition(), 1, Integer::sum));
+        return counts;
+    }
+
+    public void published(String id) {
+        published.add(id);
+    }
+
+    public boolean isPublished(String id) {
+        return published.contains(id);
+    }
+
+    /** The event's failure was recorded: the rest of its key waits for it. */
+    public void failed(String id) {
+        failedKeys.add(event(id).key());
+    }
+
+    /** The broker does not answer: nothing more of this batch is sent. */
+    public void brokerDown() {
+        brokerDown = true;
+    }
+
+    /** Whether the event may still be sent: the broker answers, and no earlier event of its key failed. */
+    public boolean maySend(String id) {
+        return !brokerDown && !failedKeys.contains(event(id).key());
+    }
+
+    /** The acknowledged events, in claim order. */
+    public List<OutboxEvent> publishedEvents() {
+        if (published.isEmpty()) {
+            return Collections.emptyList();
+        }
+        List<OutboxEvent> acknowledged = new ArrayList<>(published.size());
+        events.forEach(e -> {
+            if (published.contains(e.id())) {
+                acknowledged.add(e);
+            }
+        });
+        return acknowledged;
+    }
+
+    /** The acknowledged events' ids, for sql/mark.sql. */
+    public String[] publishedIds() {
+        return published.toArray(new String[0]);
+    }
+}

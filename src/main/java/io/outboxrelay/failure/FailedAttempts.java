@@ -1,0 +1,51 @@
+package io.outboxrelay.failure;
+
+import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.metrics.RelayMetrics;
+import io.outboxrelay.publish.UnpublishableEventException;
+import org.apache.camel.Body;
+import org.apache.camel.Exchange;
+import org.apache.camel.ExchangeProperty;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The steps of the record-failure route around its SQL (sql/record-failure.sql): what the failure says (the text kept
+ * in last_error, and whether the row can never be published), then what it changed (the rest of the event's key in
+ * this batch waits; metrics; one WARN line per failed attempt).
+ */
+public class FailedAttempts {
+
+    /** The exchange property with the id of the event being sent alone (set by the publish-event route). */
+    public static final String EVENT_ID = "outboxEventId";
+
+    private static final Logger LOG = LoggerFactory.getLogger(FailedAttempts.class);
+    /** last_error is for people reading the table: long stack-like messages are cut. */
+    private static final int MAX_LENGTH = 2000;
+
+    private final RelayMetrics metrics;
+
+    public FailedAttempts(RelayMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /** Headers outboxError and outboxUnpublishable, for the SQL. */
+    public void describe(Exchange exchange) {
+        Throwable cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
+        exchange.getMessage().setHeader("outboxError", describe(cause));
+        exchange.getMessage().setHeader("outboxUnpublishable", cause instanceof UnpublishableEventException);
+    }
+
+    /** @param status the row's status afterwards (PENDING or FAILED), or null when it was no longer PENDING */
+    public void recorded(@Body String status, @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch,
+            @ExchangeProperty(EVENT_ID) String id, Exchange exchange) {
+        batch.failed(id);
+        metrics.publishFailed(status);
+        LOG.warn("event {} failed, now {}: {}", id, status, exchange.getMessage().getHeader("outboxError"));
+    }
+
+    static String describe(Throwable cause) {
+        String text = cause == null ? "unknown failure" : cause.getClass().getName() + ": " + cause.getMessage();
+        return text.length() > MAX_LENGTH ? text.substring(0, MAX_LENGTH) : text;
+    }
+}

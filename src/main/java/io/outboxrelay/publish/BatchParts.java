@@ -1,0 +1,87 @@
+package io.outboxrelay.publish;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.OutboxEvent;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ExchangeProperty;
+import org.apache.camel.Message;
+import org.apache.camel.support.DefaultExchange;
+import org.apache.camel.support.DefaultMessage;
+
+/**
+ * Plans a claimed batch's way out ({@link PublishPlan}): each event becomes its message (CloudEvents headers, key,
+ * payload) and is grouped by destination, so that the claim route's Split EIP sends every Kafka destination's events
+ * as one exchange (camel-kafka sends a List body as one record per element, pipelined, each with its own headers,
+ * key and acknowledgement) and the destinations in parallel. Per-key order holds within a part: the idempotent
+ * producer keeps a partition's records in send order.
+ * <p>
+ * Java because grouping by the evaluated endpoint and building the per-event exchanges camel-kafka's batch mode
+ * needs are not expressible in a route; everything around it (split, send, mark, failures) is.
+ */
+public class BatchParts {
+
+    private final CamelContext context;
+    private final CloudEventsMapper mapper;
+    private final Destinations destinations;
+    private final RecordSizeCheck sizeCheck;
+
+    public BatchParts(CamelContext context, CloudEventsMapper mapper, Destinations destinations,
+            RecordSizeCheck sizeCheck) {
+        this.context = context;
+        this.mapper = mapper;
+        this.destinations = destinations;
+        this.sizeCheck = sizeCheck;
+    }
+
+    public PublishPlan plan(@ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
+        Map<String, List<Exchange>> byDestination = new LinkedHashMap<>();
+        List<Exchange> partEvents = new ArrayList<>(batch.size());
+        // a key with an event that must go alone: its later events of the batch go alone after it
+        Set<String> keysAlone = new HashSet<>();
+        for (OutboxEvent event : batch.events()) {
+            if (keysAlone.contains(event.key())) {
+                continue;
+            }
+            Exchange exchange = new DefaultExchange(context);
+            String uri;
+            try {
+                mapper.write(event, exchange.getMessage());
+                uri = destinations.uri(exchange);
+            } catch (UnpublishableEventException e) {
+                // fails again on its own way, and is recorded there
+                uri = null;
+            }
+            if (uri == null || !Destinations.isKafka(uri) || !sizeCheck.fits(uri, exchange.getMessage())) {
+                if (uri == null || Destinations.isKafka(uri)) {
+                    keysAlone.add(event.key());
+                }
+                continue;
+            }
+            byDestination.computeIfAbsent(uri, d -> new ArrayList<>()).add(exchange);
+            partEvents.add(exchange);
+        }
+        List<Message> parts = new ArrayList<>(byDestination.size());
+        byDestination.values().forEach(events -> {
+            Message part = new DefaultMessage(context);
+            // the part's headers are its first event's, so outbox.endpoint resolves to the part's destination
+            part.setHeaders(new LinkedHashMap<>(events.get(0).getMessage().getHeaders()));
+            part.setBody(events);
+            parts.add(part);
+        });
+        return new PublishPlan(parts, partEvents);
+    }
+
+    /** The claim route's step after the parts were sent: what goes one by one ({@link PublishPlan#collect}). */
+    public List<String> oneByOne(@ExchangeProperty(PublishPlan.PROPERTY) PublishPlan plan,
+            @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
+        return plan.collect(batch);
+    }
+}

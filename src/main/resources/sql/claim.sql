@@ -1,0 +1,35 @@
+-- The claim (route outbox-claim): the next PENDING events of the partitions granted to this claim, at most
+-- :perPartition of each, in seq order per partition. Nothing is written: a partition has one owner at a time (its
+-- lease in {{outbox.table}}_partitions, re-checked here), and one claim of that owner at a time (claim.PartitionGrants),
+-- so the rows need no lease of their own; the mark (mark.sql) is the only write of a published event. FOR UPDATE
+-- SKIP LOCKED steps over rows another transaction is changing right now (a previous owner's mark still running, an
+-- operator's replay) instead of waiting for it or sending them twice. An event is skipped while it is not due
+-- (backoff) or behind an earlier event of its key that failed and still holds the key (held_keys: PENDING, or FAILED
+-- with outbox.failed-blocks-key=true).
+-- Parameters: the grant (claim.PartitionGrants: which partitions, how many events of each) and the relay's settings.
+SELECT e.id, e.seq, e.partition_number, e.aggregate_type, e.aggregate_id, e.event_type,
+       CAST(e.payload AS text) AS payload, CAST(e.headers AS text) AS headers, e.created_at, e.attempts
+  FROM unnest(CAST(:#${exchangeProperty.outboxGrant.partitions} AS integer[])) AS g (partition_number)
+  JOIN {{outbox.table}}_partitions p
+    ON p.partition_number = g.partition_number
+   AND p.owner = :#${bean:relaySettings.instanceId}
+   AND p.lease_until > now()
+ CROSS JOIN LATERAL (
+        SELECT o.*
+          FROM {{outbox.table}} o
+         WHERE o.partition_number = g.partition_number
+           AND o.status = 'PENDING'
+           AND o.next_attempt_at <= now()
+           AND NOT EXISTS (
+                 SELECT 1
+                   FROM {{outbox.table}}_held_keys h
+                   JOIN {{outbox.table}} b ON b.id = h.held_by
+                  WHERE h.partition_number = o.partition_number
+                    AND h.aggregate_type = o.aggregate_type
+                    AND h.aggregate_id = o.aggregate_id
+                    AND h.held_by_seq < o.seq
+                    AND (b.status = 'PENDING'
+                         OR (b.status = 'FAILED' AND :#${bean:relaySettings.failedBlocksKey})))
+         ORDER BY o.seq
+         LIMIT :#${exchangeProperty.outboxGrant.perPartition}
+           FOR UPDATE SKIP LOCKED) e
