@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.ExchangeProperty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,7 +122,8 @@ public class PartitionGrants {
      * The claim is over (marked, or failed): its partitions are free again.
      *
      * @param batch null when the claim failed before it read the table
-     * @return true when a partition filled its share: there is probably more to claim at once
+     * @return true when there is probably more to claim at once: a partition filled its share, or an event that held
+     *         its key back was published (the key's later events are claimable now)
      */
     public synchronized boolean release(@ExchangeProperty(PROPERTY) Grant grant,
             @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
@@ -129,7 +131,7 @@ public class PartitionGrants {
             return false;
         }
         claimedByGrant.remove(grant);
-        boolean more = false;
+        boolean more = batch != null && batch.publishedEvents().stream().anyMatch(OutboxEvent::holdsKey);
         Map<Integer, Integer> counts = batch == null ? Map.of() : batch.countsByPartition();
         for (Integer p : grant.partitions()) {
             granted.remove(p);

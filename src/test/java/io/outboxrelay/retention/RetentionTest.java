@@ -47,7 +47,10 @@ class RetentionTest {
             // the relay creates the schema and resolves its statement; it is stopped before the rows exist, so its
             // own retention pass does not run meanwhile
             try (RelayInstance relay = RelayInstance.start(RelayInstance.settings(db, "kafka:unused", "127.0.0.1:1"))) {
-                delete = relay.context().getRegistry().lookupByNameAndType("sql.delete-expired", String.class);
+                delete = relay.context().getRegistry().lookupByNameAndType("sql.delete-expired", String.class)
+                        // the values camel-sql binds, for plain JDBC and EXPLAIN
+                        .replace(":#${bean:relaySettings.retentionInterval}", "'P7D'")
+                        .replace(":#${bean:relaySettings.retentionBatchSize}", "5000");
             }
             db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, published_at) "
                     + "SELECT 't', 'k' || (n % 100), 'E', '{}', 'PUBLISHED', now() - interval '30 days' "
