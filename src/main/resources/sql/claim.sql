@@ -6,12 +6,12 @@
 -- operator's replay) instead of waiting for it or sending them twice. An event is skipped while it is not due
 -- (backoff) or behind an earlier event of its key that failed and still holds the key (held_keys: PENDING, or FAILED
 -- with outbox.failed-blocks-key=true).
--- Parameters: the grant (claim.PartitionGrants: which partitions, how many events of each) and the relay's settings.
+-- Parameters: the grant (claim.PartitionGrants.Grant.parameters: partitions, perPartition) and the relay's settings.
 SELECT e.id, e.seq, e.partition_number, e.aggregate_type, e.aggregate_id, e.event_type,
        CAST(e.payload AS text) AS payload, CAST(e.headers AS text) AS headers, e.created_at, e.attempts,
        -- whether its key's later events wait for it (it failed before): once it is published they are claimable
        EXISTS (SELECT 1 FROM {{outbox.table}}_held_keys h WHERE h.held_by = e.id) AS holds_key
-  FROM unnest(CAST(:#${exchangeProperty.outboxGrant.partitions} AS integer[])) AS g (partition_number)
+  FROM unnest(CAST(:#partitions AS integer[])) AS g (partition_number)
   JOIN {{outbox.table}}_partitions p
     ON p.partition_number = g.partition_number
    AND p.owner = :#${bean:relaySettings.instanceId}
@@ -33,5 +33,5 @@ SELECT e.id, e.seq, e.partition_number, e.aggregate_type, e.aggregate_id, e.even
                     AND (b.status = 'PENDING'
                          OR (b.status = 'FAILED' AND :#${bean:relaySettings.failedBlocksKey})))
          ORDER BY o.seq
-         LIMIT :#${exchangeProperty.outboxGrant.perPartition}
+         LIMIT :#perPartition
            FOR UPDATE SKIP LOCKED) e

@@ -19,8 +19,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The benchmarks' plain-Java baseline: a batched JDBC + Kafka relay in one loop, no Camel, run as its own process like
- * the relay. Claim a batch (FOR UPDATE SKIP LOCKED, leased), send every event with the same record as the relay (key,
- * payload, CloudEvents headers) and the relay's producer settings, wait for all acknowledgements, mark the batch.
+ * the relay. In one transaction: claim a batch (FOR UPDATE SKIP LOCKED, the row locks held until the mark), send every
+ * event with the same record as the relay (key, payload, CloudEvents headers) and the relay's producer settings, all
+ * in flight at once, wait for all acknowledgements, mark the batch, commit: one row write per event, as the relay.
  * What it does not do: per-key order across instances (two instances may hold events of one key), failure
  * bookkeeping, backoff, a held-back key, wake-up on insert (it polls every 10 ms when idle), health, metrics.
  * <p>
@@ -29,14 +30,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class PlainRelay {
 
     private static final String CLAIM = """
-            UPDATE outbox SET lease_owner = 'plain', lease_until = now() + interval '60 seconds'
-             WHERE id IN (SELECT id FROM outbox
-                           WHERE status = 'PENDING' AND (lease_until IS NULL OR lease_until < now())
-                             AND next_attempt_at <= now()
-                           ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)
-            RETURNING id::text, aggregate_type, aggregate_id, event_type, payload::text, headers::text, created_at""";
+            SELECT id::text, aggregate_type, aggregate_id, event_type, payload::text, headers::text, created_at
+              FROM outbox
+             WHERE status = 'PENDING' AND next_attempt_at <= now()
+             ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED""";
     private static final String MARK = """
-            UPDATE outbox SET status = 'PUBLISHED', published_at = now(), lease_owner = NULL, lease_until = NULL
+            UPDATE outbox SET status = 'PUBLISHED', published_at = now()
              WHERE id = ANY(CAST(? AS uuid[]))""";
 
     private PlainRelay() {
@@ -59,6 +58,7 @@ public final class PlainRelay {
                 PreparedStatement claim = c.prepareStatement(CLAIM);
                 PreparedStatement mark = c.prepareStatement(MARK)) {
             c.createStatement().execute("SET jit = off");
+            c.setAutoCommit(false);
             // its own claim index (the relay's is per partition): a plain relay's author would add it
             c.createStatement().execute("CREATE INDEX IF NOT EXISTS outbox_plain_pending_seq ON outbox (seq) "
                     + "WHERE status = 'PENDING'");
@@ -86,6 +86,7 @@ public final class PlainRelay {
                     }
                 }
                 if (ids.isEmpty()) {
+                    c.commit();
                     Thread.sleep(10);
                     continue;
                 }
@@ -94,6 +95,7 @@ public final class PlainRelay {
                 }
                 mark.setArray(1, c.createArrayOf("uuid", ids.toArray()));
                 mark.executeUpdate();
+                c.commit();
             }
         }
     }

@@ -15,7 +15,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
-import io.outboxrelay.sql.OutboxSql;
 import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
@@ -327,65 +326,58 @@ final class Scenarios {
     }
 
     /**
-     * The raw rate of the relay's own statements on the same rows, with no broker: one heartbeat to own every
-     * partition, then claims of a batch each, every claim marking the previous batch in the same round trip.
+     * The raw rate of the relay's own statements on the same rows, with no broker and no relay: one heartbeat to own
+     * every partition, then claims (sql/claim.sql, every partition, an even share of outbox.batch-size each) and marks
+     * (sql/mark.sql), one after the other on one connection, in the two shapes a claim can take: the relay's
+     * (autocommit: the claim writes nothing, the partitions' leases fence other instances, the mark is the one write)
+     * and the row locks held until the mark (claim and mark in one transaction).
      */
-    Map<String, Object> databaseLimit(int events) throws Exception {
+    List<Map<String, Object>> databaseLimits(int events) throws Exception {
+        return List.of(databaseLimit("limit_postgres", events, true), databaseLimit("limit_postgres_locked", events, false));
+    }
+
+    private Map<String, Object> databaseLimit(String scenario, int events, boolean autocommit) throws Exception {
         try (TestDatabase db = env.databaseWithSchema()) {
             String[] types = {"a", "b", "c"};
             BenchEnvironment.insertEvents(db, types, events);
             db.update("VACUUM ANALYZE outbox");
             int claimed = 0;
+            long updatesBefore = db.count("SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'outbox'");
             long start = System.nanoTime();
-            try (Connection c = db.connect(); PreparedStatement heartbeat = c.prepareStatement(sql("heartbeat"));
-                    PreparedStatement claim = c.prepareStatement(sql("claim"))) {
+            try (Connection c = db.connect(); PreparedStatement heartbeat = c.prepareStatement(RelaySql.heartbeat());
+                    PreparedStatement claim = c.prepareStatement(RelaySql.claimAll());
+                    PreparedStatement mark = c.prepareStatement(RelaySql.mark())) {
                 // the relay's session setting (RelayConfiguration): no JIT for its short statements
                 try (var jit = c.createStatement()) {
                     jit.execute("SET jit = off");
                 }
-                heartbeat.setInt(1, 0);
-                heartbeat.setArray(2, c.createArrayOf("integer", new Integer[0]));
                 heartbeat.executeQuery().close();
-                AllPartitions owned = AllPartitions.fromSettings();
-                Integer[] all = owned.numbers();
-                Long[] after = owned.after();
-                Integer[] take = owned.take();
-                List<String> previous = List.of();
+                c.setAutoCommit(autocommit);
                 while (true) {
-                    claim.setArray(1, c.createArrayOf("uuid", previous.toArray()));
-                    claim.setArray(2, c.createArrayOf("integer", all));
-                    claim.setArray(3, c.createArrayOf("bigint", after));
-                    claim.setArray(4, c.createArrayOf("integer", take));
                     List<String> ids = new ArrayList<>();
                     try (ResultSet rs = claim.executeQuery()) {
                         while (rs.next()) {
                             ids.add(rs.getString("id"));
-                            int p = rs.getInt("partition_number");
-                            after[p] = Math.max(after[p], rs.getLong("seq"));
                         }
                     }
-                    if (ids.isEmpty() && previous.isEmpty()) {
+                    if (ids.isEmpty()) {
                         break;
                     }
+                    mark.setArray(1, c.createArrayOf("text", ids.toArray()));
+                    mark.executeUpdate();
+                    if (!autocommit) {
+                        c.commit();
+                    }
                     claimed += ids.size();
-                    previous = ids;
                 }
             }
-            return rate("limit_postgres", claimed, start);
+            Map<String, Object> r = rate(scenario, claimed, start);
+            pause(1_000);
+            r.put("row_writes_per_event", round((db.count(
+                    "SELECT n_tup_upd FROM pg_stat_user_tables WHERE relname = 'outbox'") - updatesBefore)
+                    / (double) Math.max(1, claimed)));
+            return r;
         }
-    }
-
-    /** The relay's SQL with its default settings substituted, as the relay resolves it. */
-    private static String sql(String name) {
-        return OutboxSql.resolved(name, Map.of("outbox.table", "outbox",
-                "outbox.batch-size", RelaySettingsFile.get("outbox.batch-size", "1000"),
-                "outbox.partitions", RelaySettingsFile.get("outbox.partitions", "32"),
-                "outbox.instance.stale-after", RelaySettingsFile.get("outbox.instance.stale-after", "PT30S"),
-                "outbox.failed-blocks-key", "false",
-                "outbox.instance-id", "bench",
-                "outbox.lease", "PT60S",
-                "outbox.retention", RelaySettingsFile.get("outbox.retention", "P7D"),
-                "outbox.retention.batch-size", RelaySettingsFile.get("outbox.retention.batch-size", "5000")));
     }
 
     /**
@@ -400,11 +392,11 @@ final class Scenarios {
             insertPublished(db, published);
             BenchEnvironment.insertEvents(db, new String[] {"a", "b", "c"}, pending);
             db.update("VACUUM ANALYZE outbox");
-            String delete = sql("delete-expired");
+            String delete = RelaySql.deleteExpired();
             String plan = db.query("EXPLAIN " + delete).stream().map(row -> (String) row.get("QUERY PLAN"))
                     .reduce("", (a, b) -> a + "\n" + b);
 
-            ClaimProbe claims = new ClaimProbe(db, sql("heartbeat"), sql("claim"), sql("release"));
+            ClaimProbe claims = new ClaimProbe(db, RelaySql.heartbeat(), RelaySql.claimAll());
             Thread claimer = new Thread(claims, "bench-claims");
             claimer.start();
             List<Long> deleteMillis = new ArrayList<>();
@@ -464,41 +456,20 @@ final class Scenarios {
                 + "now() - interval '8 days' FROM generate_series(1, ?) AS n", rows);
     }
 
-    /** The relay's claim, five times a second, each claim given back at once; latencies kept per phase. */
-    /**
-     * The claim's per-partition arguments for an instance owning every partition, each read from its start and asked
-     * for an even share of outbox.batch-size.
-     */
-    private record AllPartitions(Integer[] numbers, Long[] after, Integer[] take) {
-
-        static AllPartitions fromSettings() {
-            int partitions = Integer.parseInt(RelaySettingsFile.get("outbox.partitions", "32"));
-            int batch = Integer.parseInt(RelaySettingsFile.get("outbox.batch-size", "1000"));
-            AllPartitions all = new AllPartitions(new Integer[partitions], new Long[partitions], new Integer[partitions]);
-            for (int p = 0; p < partitions; p++) {
-                all.numbers[p] = p;
-                all.after[p] = 0L;
-                all.take[p] = Math.max(1, batch / partitions);
-            }
-            return all;
-        }
-    }
-
+    /** The relay's claim of every partition, five times a second (a claim writes nothing); latencies per phase. */
     private static final class ClaimProbe implements Runnable {
 
         private final TestDatabase db;
         private final String heartbeat;
         private final String claim;
-        private final String release;
         private final Map<String, List<Long>> latencies = new ConcurrentHashMap<>();
         private volatile String phase = "before";
         private volatile boolean running = true;
 
-        ClaimProbe(TestDatabase db, String heartbeat, String claim, String release) {
+        ClaimProbe(TestDatabase db, String heartbeat, String claim) {
             this.db = db;
             this.heartbeat = heartbeat;
             this.claim = claim;
-            this.release = release;
         }
 
         void phase(String name) {
@@ -516,36 +487,22 @@ final class Scenarios {
         @Override
         public void run() {
             try (Connection c = db.connect(); PreparedStatement heartbeatPs = c.prepareStatement(heartbeat);
-                    PreparedStatement claimPs = c.prepareStatement(claim);
-                    PreparedStatement releasePs = c.prepareStatement(release)) {
+                    PreparedStatement claimPs = c.prepareStatement(claim)) {
                 try (var jit = c.createStatement()) {
                     jit.execute("SET jit = off");
                 }
-                AllPartitions owned = AllPartitions.fromSettings();
-                Integer[] all = owned.numbers();
-                Long[] after = owned.after();
-                Integer[] take = owned.take();
                 while (running) {
                     long next = System.nanoTime() + 200_000_000L;
                     // stays the owner of every partition, as a relay's heartbeat keeps it
-                    heartbeatPs.setInt(1, 0);
-                    heartbeatPs.setArray(2, c.createArrayOf("integer", new Integer[0]));
                     heartbeatPs.executeQuery().close();
                     String current = phase;
                     long start = System.nanoTime();
-                    claimPs.setArray(1, c.createArrayOf("uuid", new String[0]));
-                    claimPs.setArray(2, c.createArrayOf("integer", all));
-                    claimPs.setArray(3, c.createArrayOf("bigint", after));
-                    claimPs.setArray(4, c.createArrayOf("integer", take));
-                    List<String> ids = new ArrayList<>();
                     try (ResultSet rs = claimPs.executeQuery()) {
                         while (rs.next()) {
-                            ids.add(rs.getString("id"));
+                            rs.getString("id");
                         }
                     }
                     latencies.computeIfAbsent(current, k -> new ArrayList<>()).add((System.nanoTime() - start) / 1_000_000);
-                    releasePs.setArray(1, c.createArrayOf("uuid", ids.toArray()));
-                    releasePs.executeUpdate();
                     LockSupport.parkNanos(next - System.nanoTime());
                 }
             } catch (Exception e) {

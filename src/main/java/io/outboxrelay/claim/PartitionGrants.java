@@ -40,6 +40,11 @@ public class PartitionGrants {
 
     /** What one claim may read: these partitions, at most perPartition events of each. */
     public record Grant(Integer[] partitions, int perPartition) {
+
+        /** The parameters of sql/claim.sql. */
+        public Map<String, Object> parameters() {
+            return Map.of("partitions", partitions, "perPartition", perPartition);
+        }
     }
 
     /** A partition this instance owns. */

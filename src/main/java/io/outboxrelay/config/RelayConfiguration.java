@@ -16,6 +16,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.outboxrelay.claim.InsertListener;
 import io.outboxrelay.claim.LeaveOnStop;
 import io.outboxrelay.claim.PartitionGrants;
+import io.outboxrelay.event.OutboxEventRows;
 import io.outboxrelay.failure.FailedAttempts;
 import io.outboxrelay.health.BackgroundHealthCheck;
 import io.outboxrelay.health.BrokerHealthCheck;
@@ -102,6 +103,7 @@ public class RelayConfiguration extends MainListenerSupport {
         RelayMetrics relayMetrics = new RelayMetrics(meterRegistry(registry));
         registry.bind("relayMetrics", relayMetrics);
         OutboxSql.bind(context);
+        registry.bind("outboxEventRows", new OutboxEventRows());
 
         // claim: the partitions granted to claims (the heartbeat's state), inserts waking the claims, leaving on stop
         PartitionGrants grants = new PartitionGrants(settings.concurrentClaims(), settings.batchSize(),

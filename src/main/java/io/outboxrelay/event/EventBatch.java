@@ -33,10 +33,8 @@ public final class EventBatch {
         this.byId = index;
     }
 
-    /** @param rows camel-sql's result of sql/claim.sql */
-    public static EventBatch fromRows(List<Map<String, Object>> rows) {
-        List<OutboxEvent> events = new ArrayList<>(rows.size());
-        rows.forEach(row -> events.add(OutboxEvent.fromRow(row)));
+    /** @param events camel-sql's result of sql/claim.sql */
+    public static EventBatch of(List<OutboxEvent> events) {
         return new EventBatch(events);
     }
 
@@ -101,8 +99,13 @@ public final class EventBatch {
         return acknowledged;
     }
 
-    /** The acknowledged events' ids, for sql/mark.sql. */
+    /** The acknowledged events' ids. */
     public String[] publishedIds() {
         return published.toArray(new String[0]);
+    }
+
+    /** The parameters of sql/mark.sql: the acknowledged events' ids. */
+    public Map<String, Object> markParameters() {
+        return Map.of("ids", publishedIds());
     }
 }

@@ -47,7 +47,7 @@ public class BatchParts {
         // a key with an event that must go alone: its later events of the batch go alone after it
         Set<String> keysAlone = new HashSet<>();
         for (OutboxEvent event : batch.events()) {
-            if (keysAlone.contains(event.key())) {
+            if (!keysAlone.isEmpty() && keysAlone.contains(event.key())) {
                 continue;
             }
             Exchange exchange = new DefaultExchange(context);
