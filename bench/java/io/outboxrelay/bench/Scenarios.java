@@ -29,7 +29,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 final class Scenarios {
 
     /** Events each drain relay sends before the measured drain. */
-    private static final int DRAIN_WARMUP = 50_000;
+    private static final int DRAIN_WARMUP = 200_000;
 
     static final int HOT_KEYS = 10;
 

@@ -2,6 +2,7 @@ package io.outboxrelay.event;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.OffsetDateTime;
 
 import org.apache.camel.component.sql.DefaultRowMapperFactory;
 import org.springframework.jdbc.core.RowMapper;
@@ -23,7 +24,7 @@ public class OutboxEventRows extends DefaultRowMapperFactory {
     private static OutboxEvent event(ResultSet rs, int row) throws SQLException {
         return new OutboxEvent(rs.getString("id"), rs.getLong("seq"), rs.getInt("partition_number"),
                 rs.getString("aggregate_type"), rs.getString("aggregate_id"), rs.getString("event_type"),
-                rs.getString("payload"), rs.getString("headers"), rs.getTimestamp("created_at").toInstant(),
+                rs.getString("payload"), rs.getString("headers"), rs.getObject("created_at", OffsetDateTime.class).toInstant(),
                 rs.getInt("attempts"), rs.getBoolean("holds_key"));
     }
 }

@@ -20,10 +20,10 @@ import org.apache.camel.support.DefaultMessage;
  * Plans a claimed batch's way out ({@link PublishPlan}): each event becomes its message (CloudEvents headers, key,
  * payload) and is grouped by destination, so that the claim route's Split EIP sends every Kafka destination's events
  * as one exchange (camel-kafka sends a List body as one record per element, pipelined, each with its own headers,
- * key and acknowledgement) and the destinations in parallel. Per-key order holds within a part: the idempotent
+ * key and acknowledgement: a message per event is enough, lighter than an exchange) and the destinations in parallel. Per-key order holds within a part: the idempotent
  * producer keeps a partition's records in send order.
  * <p>
- * Java because grouping by the evaluated endpoint and building the per-event exchanges camel-kafka's batch mode
+ * Java because grouping by the evaluated endpoint and building the per-event messages camel-kafka's batch mode
  * needs are not expressible in a route; everything around it (split, send, mark, failures) is.
  */
 public class BatchParts {
@@ -42,41 +42,46 @@ public class BatchParts {
     }
 
     public PublishPlan plan(@ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
-        Map<String, List<Exchange>> byDestination = new LinkedHashMap<>();
-        List<Exchange> partEvents = new ArrayList<>(batch.size());
+        Map<String, List<Message>> byDestination = new LinkedHashMap<>();
+        List<Message> partEvents = new ArrayList<>(batch.size());
+        List<String> partEventIds = new ArrayList<>(batch.size());
+        // the destination is evaluated on an exchange, as toD evaluates it
+        Exchange evaluation = new DefaultExchange(context);
         // a key with an event that must go alone: its later events of the batch go alone after it
         Set<String> keysAlone = new HashSet<>();
         for (OutboxEvent event : batch.events()) {
             if (!keysAlone.isEmpty() && keysAlone.contains(event.key())) {
                 continue;
             }
-            Exchange exchange = new DefaultExchange(context);
+            Message message = new DefaultMessage(context);
             String uri;
             try {
-                mapper.write(event, exchange.getMessage());
-                uri = destinations.uri(exchange);
+                mapper.write(event, message);
+                evaluation.setIn(message);
+                uri = destinations.uri(evaluation);
             } catch (UnpublishableEventException e) {
                 // fails again on its own way, and is recorded there
                 uri = null;
             }
-            if (uri == null || !Destinations.isKafka(uri) || !sizeCheck.fits(uri, exchange.getMessage())) {
+            if (uri == null || !Destinations.isKafka(uri) || !sizeCheck.fits(uri, message)) {
                 if (uri == null || Destinations.isKafka(uri)) {
                     keysAlone.add(event.key());
                 }
                 continue;
             }
-            byDestination.computeIfAbsent(uri, d -> new ArrayList<>()).add(exchange);
-            partEvents.add(exchange);
+            byDestination.computeIfAbsent(uri, d -> new ArrayList<>()).add(message);
+            partEvents.add(message);
+            partEventIds.add(event.id());
         }
         List<Message> parts = new ArrayList<>(byDestination.size());
         byDestination.values().forEach(events -> {
             Message part = new DefaultMessage(context);
             // the part's headers are its first event's, so outbox.endpoint resolves to the part's destination
-            part.setHeaders(new LinkedHashMap<>(events.get(0).getMessage().getHeaders()));
+            part.setHeaders(new LinkedHashMap<>(events.get(0).getHeaders()));
             part.setBody(events);
             parts.add(part);
         });
-        return new PublishPlan(parts, partEvents);
+        return new PublishPlan(parts, partEvents, partEventIds);
     }
 
     /** The claim route's step after the parts were sent: what goes one by one ({@link PublishPlan#collect}). */

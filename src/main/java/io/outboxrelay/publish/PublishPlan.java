@@ -5,13 +5,12 @@ import java.util.List;
 
 import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.OutboxEvent;
-import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.component.kafka.KafkaConstants;
 
 /**
  * How one claimed batch goes out: parts (one per Kafka destination, each a single exchange whose body is the list of
- * its events' exchanges, sent in parallel) and events sent one by one (a transport that sends one message per
+ * its events' messages, sent in parallel) and events sent one by one (a transport that sends one message per
  * exchange, a row that cannot become a message, a record too large for its topic, and the later events of those
  * keys). Held in an exchange property of the claim, beside the batch.
  */
@@ -21,14 +20,17 @@ public final class PublishPlan {
     public static final String PROPERTY = "outboxPlan";
 
     private final List<Message> parts;
-    private final List<Exchange> partEvents;
+    private final List<Message> partEvents;
+    private final List<String> partEventIds;
 
-    PublishPlan(List<Message> parts, List<Exchange> partEvents) {
+    /** @param partEvents the parts' events' messages, and their ids at the same index */
+    PublishPlan(List<Message> parts, List<Message> partEvents, List<String> partEventIds) {
         this.parts = parts;
         this.partEvents = partEvents;
+        this.partEventIds = partEventIds;
     }
 
-    /** The parts to send, each as one exchange: body a List of per-event exchanges, headers those of its first. */
+    /** The parts to send, each as one exchange: body a List of per-event messages, headers those of its first. */
     public List<Message> parts() {
         return parts;
     }
@@ -41,9 +43,12 @@ public final class PublishPlan {
      * @return the ids to send one by one
      */
     public List<String> collect(EventBatch batch) {
-        for (Exchange event : partEvents) {
-            if (event.getException() == null && event.getMessage().getHeader(KafkaConstants.KAFKA_RECORD_META) != null) {
-                batch.published(event.getMessage().getHeader("ce_id", String.class));
+        for (int i = 0; i < partEvents.size(); i++) {
+            // camel-kafka (record-metadata=true) gives each record's message its broker acknowledgement, or null
+            // when the record failed
+            if (partEvents.get(i).getHeader(KafkaConstants.KAFKA_RECORD_META) instanceof List<?> metadata
+                    && !metadata.isEmpty() && metadata.get(0) != null) {
+                batch.published(partEventIds.get(i));
             }
         }
         List<String> ids = new ArrayList<>();
