@@ -153,6 +153,31 @@ final class BenchEnvironment {
         return ticks / 100.0;
     }
 
+    /**
+     * CPU seconds of every PostgreSQL server process running now (backends, autovacuum, checkpointer, ...): the
+     * difference over a drain is what the database spent on it, give or take processes that ended meanwhile.
+     */
+    static double postgresCpuSeconds() throws Exception {
+        double total = 0;
+        try (var processes = Files.list(Path.of("/proc"))) {
+            for (Path dir : (Iterable<Path>) processes::iterator) {
+                String name = dir.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String stat = Files.readString(dir.resolve("stat"));
+                    if (stat.contains("(postgres)")) {
+                        total += cpuSeconds(Long.parseLong(name));
+                    }
+                } catch (java.io.IOException | RuntimeException e) {
+                    // the process ended meanwhile
+                }
+            }
+        }
+        return total;
+    }
+
     /** Peak resident set size of the process, in MB. */
     static double peakRssMb(long pid) throws Exception {
         for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {

@@ -70,6 +70,7 @@ final class Scenarios {
                 // timed from the insert's commit, when the relay can see the events (not analysed: it is running)
                 BenchEnvironment.insertEventsUnanalysed(db, types, events, keys);
                 double cpuStart = BenchEnvironment.cpuSeconds(relay.pid());
+                double postgresStart = BenchEnvironment.postgresCpuSeconds();
                 long start = System.nanoTime();
                 // polls "is anything left" rather than counting, so the probe costs the database little
                 while (db.count("SELECT count(*) FROM (SELECT 1 FROM outbox WHERE status = 'PENDING' LIMIT 1) p") > 0
@@ -81,6 +82,7 @@ final class Scenarios {
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 double cpu = BenchEnvironment.cpuSeconds(relay.pid()) - cpuStart;
+                double postgresCpu = BenchEnvironment.postgresCpuSeconds() - postgresStart;
                 Map<String, Object> r = result(scenario);
                 r.put("events", events);
                 r.put("keys", keys);
@@ -88,6 +90,7 @@ final class Scenarios {
                 r.put("events_per_s", Math.round(events / seconds));
                 r.put("relay_cpu_s", round(cpu));
                 r.put("cpu_us_per_event", round(cpu * 1e6 / events));
+                r.put("postgres_cpu_us_per_event", round(postgresCpu * 1e6 / events));
                 r.put("relay_peak_rss_mb", Math.round(BenchEnvironment.peakRssMb(relay.pid())));
                 r.put("records_in_kafka", env.recordsIn(types) - DRAIN_WARMUP);
                 return r;

@@ -66,6 +66,8 @@ public class PartitionGrants {
     private final Set<Integer> filled = new HashSet<>();
     private final Map<Grant, Integer> claimedByGrant = new HashMap<>();
     private int rotation;
+    /** A claim found no partition free while others were granted: what woke it waits for their release. */
+    private boolean wakeMissed;
     private long beatStartedNanos;
     private boolean heartbeatFailing;
 
@@ -88,6 +90,7 @@ public class PartitionGrants {
      */
     public synchronized Grant take() {
         if (claimedByGrant.size() >= concurrentClaims) {
+            wakeMissed = true;
             return null;
         }
         long now = System.nanoTime();
@@ -98,6 +101,7 @@ public class PartitionGrants {
             }
         }
         if (free.isEmpty()) {
+            wakeMissed |= !granted.isEmpty();
             return null;
         }
         Collections.sort(free);
@@ -127,8 +131,9 @@ public class PartitionGrants {
      * The claim is over (marked, or failed): its partitions are free again.
      *
      * @param batch null when the claim failed before it read the table
-     * @return true when there is probably more to claim at once: a partition filled its share, or an event that held
-     *         its key back was published (the key's later events are claimable now)
+     * @return true when there is probably more to claim at once: a partition filled its share, an event that held
+     *         its key back was published (the key's later events are claimable now), or a wake-up came while every
+     *         partition was granted (new events may wait in them)
      */
     public synchronized boolean release(@ExchangeProperty(PROPERTY) Grant grant,
             @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
@@ -136,7 +141,8 @@ public class PartitionGrants {
             return false;
         }
         claimedByGrant.remove(grant);
-        boolean more = batch != null && batch.publishedEvents().stream().anyMatch(OutboxEvent::holdsKey);
+        boolean more = wakeMissed || batch != null && batch.publishedEvents().stream().anyMatch(OutboxEvent::holdsKey);
+        wakeMissed = false;
         Map<Integer, Integer> counts = batch == null ? Map.of() : batch.countsByPartition();
         for (Integer p : grant.partitions()) {
             granted.remove(p);

@@ -7,6 +7,7 @@ import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Message;
 import org.apache.camel.component.kafka.KafkaConstants;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * How one claimed batch goes out: parts (one per Kafka destination, each a single exchange whose body is the list of
@@ -44,10 +45,11 @@ public final class PublishPlan {
      */
     public List<String> collect(EventBatch batch) {
         for (int i = 0; i < partEvents.size(); i++) {
-            // camel-kafka (record-metadata=true) gives each record's message its broker acknowledgement, or null
-            // when the record failed
+            // camel-kafka (record-metadata=true) gives each record's message the producer's answer; a failed record
+            // gets one too, without an offset: only a record the broker appended has one
             if (partEvents.get(i).getHeader(KafkaConstants.KAFKA_RECORD_META) instanceof List<?> metadata
-                    && !metadata.isEmpty() && metadata.get(0) != null) {
+                    && !metadata.isEmpty() && metadata.get(0) instanceof RecordMetadata appended
+                    && appended.hasOffset()) {
                 batch.published(partEventIds.get(i));
             }
         }

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Applies the versioned migrations of db/migration to the configured outbox table. Each outbox table keeps its own
  * history table beside it, so several outboxes can share a schema; Flyway's advisory lock lets several relays start
- * at once. A database that is down at startup is not an error: the claim route asks {@link #isReady()} before each
+ * at once. A database that is down at startup is not an error: the heartbeat route asks {@link #isReady()} before each
  * poll, which migrates as soon as the database answers. An outbox already at {@link #LATEST_VERSION} is recognised by
  * one query of its history table, without Flyway (loading and scanning it is most of a second of the relay's start).
  */
@@ -33,6 +33,7 @@ public class SchemaMigration {
     private final int partitions;
     private final boolean enabled;
     private volatile boolean ready;
+    private boolean failing;
 
     /** @param partitions outbox.partitions: the count a new outbox is created with, and that an existing one must have */
     public SchemaMigration(DataSource dataSource, TableName table, int partitions, boolean enabled) {
@@ -77,10 +78,17 @@ public class SchemaMigration {
                         }
                         checkPartitions();
                         ready = true;
+                        if (failing) {
+                            LOG.info("Outbox schema ready");
+                        }
                     } catch (InvalidSettingException e) {
                         throw e;
                     } catch (RuntimeException | SQLException e) {
-                        LOG.warn("Outbox schema not ready yet, will retry: {}", rootMessage(e));
+                        // one line when it starts failing, one when it is ready: the heartbeat asks every few seconds
+                        if (!failing) {
+                            LOG.warn("Outbox schema not ready yet, will retry until it is: {}", rootMessage(e));
+                            failing = true;
+                        }
                     }
                 }
             }
