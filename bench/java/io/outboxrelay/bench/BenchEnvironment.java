@@ -153,12 +153,9 @@ final class BenchEnvironment {
         return ticks / 100.0;
     }
 
-    /**
-     * CPU seconds of every PostgreSQL server process running now (backends, autovacuum, checkpointer, ...): the
-     * difference over a drain is what the database spent on it, give or take processes that ended meanwhile.
-     */
-    static double postgresCpuSeconds() throws Exception {
-        double total = 0;
+    /** CPU seconds of every PostgreSQL server process running now (backends, autovacuum, checkpointer, ...), by pid. */
+    static Map<Long, Double> postgresCpuSeconds() throws Exception {
+        Map<Long, Double> cpu = new java.util.HashMap<>();
         try (var processes = Files.list(Path.of("/proc"))) {
             for (Path dir : (Iterable<Path>) processes::iterator) {
                 String name = dir.getFileName().toString();
@@ -166,16 +163,27 @@ final class BenchEnvironment {
                     continue;
                 }
                 try {
-                    String stat = Files.readString(dir.resolve("stat"));
-                    if (stat.contains("(postgres)")) {
-                        total += cpuSeconds(Long.parseLong(name));
+                    if (Files.readString(dir.resolve("stat")).contains("(postgres)")) {
+                        cpu.put(Long.parseLong(name), cpuSeconds(Long.parseLong(name)));
                     }
                 } catch (java.io.IOException | RuntimeException e) {
                     // the process ended meanwhile
                 }
             }
         }
-        return total;
+        return cpu;
+    }
+
+    /**
+     * What PostgreSQL spent between two readings: the processes alive at the end, less what they had spent at the
+     * start (a process that ended meanwhile is not counted: the bench's own short connections).
+     */
+    static double postgresCpuSince(Map<Long, Double> start) throws Exception {
+        double spent = 0;
+        for (Map.Entry<Long, Double> process : postgresCpuSeconds().entrySet()) {
+            spent += process.getValue() - start.getOrDefault(process.getKey(), 0.0);
+        }
+        return spent;
     }
 
     /** Peak resident set size of the process, in MB. */

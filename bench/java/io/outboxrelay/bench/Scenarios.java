@@ -70,7 +70,7 @@ final class Scenarios {
                 // timed from the insert's commit, when the relay can see the events (not analysed: it is running)
                 BenchEnvironment.insertEventsUnanalysed(db, types, events, keys);
                 double cpuStart = BenchEnvironment.cpuSeconds(relay.pid());
-                double postgresStart = BenchEnvironment.postgresCpuSeconds();
+                Map<Long, Double> postgresStart = BenchEnvironment.postgresCpuSeconds();
                 long start = System.nanoTime();
                 // polls "is anything left" rather than counting, so the probe costs the database little
                 while (db.count("SELECT count(*) FROM (SELECT 1 FROM outbox WHERE status = 'PENDING' LIMIT 1) p") > 0
@@ -82,7 +82,7 @@ final class Scenarios {
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 double cpu = BenchEnvironment.cpuSeconds(relay.pid()) - cpuStart;
-                double postgresCpu = BenchEnvironment.postgresCpuSeconds() - postgresStart;
+                double postgresCpu = BenchEnvironment.postgresCpuSince(postgresStart);
                 Map<String, Object> r = result(scenario);
                 r.put("events", events);
                 r.put("keys", keys);

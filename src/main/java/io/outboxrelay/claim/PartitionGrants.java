@@ -83,14 +83,23 @@ public class PartitionGrants {
         this.listener = listener;
     }
 
+    /** What started a claim (the body of the claim route's wake-ups). */
+    public enum Wake {
+        /** Something may have arrived: an insert, the poll timer, partitions taken over. */
+        NEWS,
+        /** A claim found a backlog: every claim that may run starts. */
+        BACKLOG
+    }
+
     /**
      * A grant for one claim, or null when there is nothing to grant now (no partition owned and free, or as many
      * claims in progress as allowed). Partitions whose last claim filled its share come first, spread over the
-     * concurrent claims; with none of those, a claim reads every free partition a little.
+     * concurrent claims; with none of those, a claim reads every free partition a little. News that finds every
+     * partition granted is remembered: the claims in progress may not see it, so one claims again when it ends.
      */
-    public synchronized Grant take() {
+    public synchronized Grant take(Wake wake) {
         if (claimedByGrant.size() >= concurrentClaims) {
-            wakeMissed = true;
+            wakeMissed |= wake == Wake.NEWS;
             return null;
         }
         long now = System.nanoTime();
@@ -101,7 +110,7 @@ public class PartitionGrants {
             }
         }
         if (free.isEmpty()) {
-            wakeMissed |= !granted.isEmpty();
+            wakeMissed |= wake == Wake.NEWS && !granted.isEmpty();
             return null;
         }
         Collections.sort(free);
@@ -132,7 +141,7 @@ public class PartitionGrants {
      *
      * @param batch null when the claim failed before it read the table
      * @return true when there is probably more to claim at once: a partition filled its share, an event that held
-     *         its key back was published (the key's later events are claimable now), or a wake-up came while every
+     *         its key back was published (the key's later events are claimable now), or news came while every
      *         partition was granted (new events may wait in them)
      */
     public synchronized boolean release(@ExchangeProperty(PROPERTY) Grant grant,

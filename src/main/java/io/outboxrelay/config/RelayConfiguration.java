@@ -2,6 +2,7 @@ package io.outboxrelay.config;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
@@ -90,6 +91,11 @@ public class RelayConfiguration extends MainListenerSupport {
 
         KafkaAdmin kafkaAdmin = new KafkaAdmin(context);
         addService(context, kafkaAdmin);
+        if ("kafka".equals(settings.endpointScheme())) {
+            // the Kafka client's classes and its first connection, loaded beside Camel's start instead of before the
+            // first event is sent (the first send asks the cluster for its topic's size limit)
+            CompletableFuture.runAsync(kafkaAdmin::problem);
+        }
         TopicLimits topicLimits = new TopicLimits(kafkaAdmin);
         // each topic's producer batches no more than the topic accepts: a rejected event fails alone
         context.getCamelContextExtension().registerEndpointCallback(new TopicSizedBatches(topicLimits));

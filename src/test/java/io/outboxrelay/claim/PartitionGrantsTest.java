@@ -27,36 +27,39 @@ class PartitionGrantsTest {
 
     @Test
     void nothingIsGrantedBeforeTheFirstHeartbeat() {
-        assertNull(grants.take());
+        assertNull(grants.take(PartitionGrants.Wake.NEWS));
     }
 
     @Test
     void aColdClaimReadsEveryFreePartitionALittleAndTheNextFindsNoneFree() {
         assertTrue(beat(grants, rows(0, 8, false)), "partitions taken: claims look again");
-        PartitionGrants.Grant grant = grants.take();
+        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.NEWS);
         assertNotNull(grant);
         assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), Set.of(grant.partitions()));
         assertEquals(100 / 8, grant.perPartition(), "an even share of batch-size / concurrent-claims");
-        assertNull(grants.take(), "every partition is granted");
-        assertTrue(grants.release(grant, batch()), "a wake-up came meanwhile: claim again");
-        assertNotNull(grants.take());
+        assertNull(grants.take(PartitionGrants.Wake.BACKLOG), "every partition is granted");
+        assertFalse(grants.release(grant, batch()), "no news came meanwhile, nothing filled");
+        grant = grants.take(PartitionGrants.Wake.NEWS);
+        assertNull(grants.take(PartitionGrants.Wake.NEWS), "every partition is granted");
+        assertTrue(grants.release(grant, batch()), "news came meanwhile: claim again");
+        assertNotNull(grants.take(PartitionGrants.Wake.NEWS));
     }
 
     @Test
     void partitionsThatFilledTheirShareAreGrantedFirstAndSpreadOverTheClaims() {
         beat(grants, rows(0, 8, false));
-        PartitionGrants.Grant cold = grants.take();
+        PartitionGrants.Grant cold = grants.take(PartitionGrants.Wake.NEWS);
         // partitions 2 and 5 returned a full share: they have more
         assertTrue(grants.release(cold, batch(events(2, cold.perPartition()), events(5, cold.perPartition()),
                 events(6, 1))));
-        PartitionGrants.Grant first = grants.take();
-        PartitionGrants.Grant second = grants.take();
+        PartitionGrants.Grant first = grants.take(PartitionGrants.Wake.NEWS);
+        PartitionGrants.Grant second = grants.take(PartitionGrants.Wake.NEWS);
         Set<Integer> hot = new HashSet<>();
         hot.addAll(List.of(first.partitions()));
         hot.addAll(List.of(second.partitions()));
         assertEquals(Set.of(2, 5), hot, "one hot partition per claim");
         assertEquals(100, first.perPartition(), "a hot partition gets the claim's whole share");
-        PartitionGrants.Grant third = grants.take();
+        PartitionGrants.Grant third = grants.take(PartitionGrants.Wake.NEWS);
         assertFalse(Set.of(third.partitions()).contains(2), "the cold ones go to the next claim");
         assertEquals(6, third.partitions().length);
     }
@@ -64,22 +67,22 @@ class PartitionGrantsTest {
     @Test
     void noMoreClaimsThanAllowedAtOnce() {
         beat(grants, rows(0, 32, false));
-        grants.release(grants.take(), batch(events(0, 25), events(1, 25), events(2, 25), events(3, 25),
+        grants.release(grants.take(PartitionGrants.Wake.NEWS), batch(events(0, 25), events(1, 25), events(2, 25), events(3, 25),
                 events(4, 25)));
         List<PartitionGrants.Grant> taken = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            taken.add(grants.take());
+            taken.add(grants.take(PartitionGrants.Wake.NEWS));
         }
         assertTrue(taken.stream().allMatch(g -> g != null));
-        assertNull(grants.take(), "four claims in progress");
+        assertNull(grants.take(PartitionGrants.Wake.NEWS), "four claims in progress");
         grants.release(taken.get(0), null);
-        assertNotNull(grants.take());
+        assertNotNull(grants.take(PartitionGrants.Wake.NEWS));
     }
 
     @Test
     void aPartitionBeingGivenUpIsNotGrantedAndDrainsOnlyWhenItsClaimIsOver() {
         beat(grants, rows(0, 4, false));
-        PartitionGrants.Grant grant = grants.take();
+        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.NEWS);
         List<Map<String, Object>> givingUp = rows(0, 4, false);
         givingUp.set(3, row(3, false, true));
         beat(grants, givingUp);
@@ -87,7 +90,7 @@ class PartitionGrantsTest {
                 "partition 3 still has a claim in progress");
         grants.release(grant, batch());
         assertArrayEquals(new Integer[] {3}, (Integer[]) grants.heartbeatParameters().get("drained"));
-        PartitionGrants.Grant next = grants.take();
+        PartitionGrants.Grant next = grants.take(PartitionGrants.Wake.NEWS);
         assertEquals(Set.of(0, 1, 2), Set.of(next.partitions()), "not granted while being given up");
     }
 
@@ -96,13 +99,13 @@ class PartitionGrantsTest {
         PartitionGrants shortLease = new PartitionGrants(1, 10, Duration.ofMillis(30), (o, t, g, i) -> { });
         beat(shortLease, rows(0, 2, false));
         Thread.sleep(40);
-        assertNull(shortLease.take(), "the lease as last confirmed has run out");
+        assertNull(shortLease.take(PartitionGrants.Wake.NEWS), "the lease as last confirmed has run out");
     }
 
     @Test
     void inFlightCountsTheEventsOfTheClaimsInProgress() {
         beat(grants, rows(0, 2, false));
-        PartitionGrants.Grant grant = grants.take();
+        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.NEWS);
         EventBatch batch = batch(events(0, 3), events(1, 2));
         grants.claimed(grant, batch);
         assertEquals(5, grants.heartbeatParameters().get("inFlight"));
