@@ -2,7 +2,7 @@ package io.outboxrelay;
 
 import io.outboxrelay.cli.OperatorCommands;
 import io.outboxrelay.config.ComponentEnvironmentVariables;
-import io.outboxrelay.config.InvalidSettingException;
+import io.outboxrelay.settings.InvalidSettingException;
 import io.outboxrelay.config.RelayConfiguration;
 import io.outboxrelay.config.UserRoutes;
 import org.apache.camel.main.Main;

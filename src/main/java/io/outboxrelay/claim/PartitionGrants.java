@@ -93,9 +93,10 @@ public class PartitionGrants {
 
     /**
      * A grant for one claim, or null when there is nothing to grant now (no partition owned and free, or as many
-     * claims in progress as allowed). Partitions whose last claim filled its share come first, spread over the
-     * concurrent claims; with none of those, a claim reads every free partition a little. News that finds every
-     * partition granted is remembered: the claims in progress may not see it, so one claims again when it ends.
+     * claims in progress as allowed). News (something may have arrived anywhere) reads every free partition a little.
+     * A backlog spreads the partitions whose last claim filled its share over the concurrent claims, each getting a
+     * whole share of events for them, and the last claim that may run takes whatever else is free. News that finds
+     * every partition granted is remembered: the claims in progress may not see it, so one claims again when one ends.
      */
     public synchronized Grant take(Wake wake) {
         if (claimedByGrant.size() >= concurrentClaims) {
@@ -116,13 +117,17 @@ public class PartitionGrants {
         Collections.sort(free);
         // start at a different partition each time, so none waits behind the others
         Collections.rotate(free, -(rotation++ % free.size()));
-        List<Integer> chosen = new ArrayList<>(free);
-        chosen.retainAll(filled);
-        if (chosen.isEmpty()) {
-            chosen = free;
-        } else {
-            int share = Math.max(1, (filled.size() + concurrentClaims - 1) / concurrentClaims);
-            chosen = chosen.subList(0, Math.min(share, chosen.size()));
+        List<Integer> chosen = free;
+        boolean lastSlot = concurrentClaims - claimedByGrant.size() == 1;
+        if (wake == Wake.BACKLOG && !lastSlot) {
+            // a backlog: partitions that filled their share are spread over the claims; the last claim that may run
+            // takes whatever is free, so no partition waits while others are busy
+            List<Integer> hot = new ArrayList<>(free);
+            hot.retainAll(filled);
+            if (!hot.isEmpty()) {
+                int share = Math.max(1, (filled.size() + concurrentClaims - 1) / concurrentClaims);
+                chosen = hot.subList(0, Math.min(share, hot.size()));
+            }
         }
         Grant grant = new Grant(chosen.toArray(new Integer[0]), Math.max(1, claimLimit / chosen.size()));
         granted.addAll(chosen);
@@ -140,29 +145,30 @@ public class PartitionGrants {
      * The claim is over (marked, or failed): its partitions are free again.
      *
      * @param batch null when the claim failed before it read the table
-     * @return true when there is probably more to claim at once: a partition filled its share, an event that held
-     *         its key back was published (the key's later events are claimable now), or news came while every
-     *         partition was granted (new events may wait in them)
+     * @return how to claim again at once, or null: BACKLOG when a partition filled its share (there is probably more);
+     *         NEWS when news came while every partition was granted, or an event that held its key back was published
+     *         (the key's later events are claimable now)
      */
-    public synchronized boolean release(@ExchangeProperty(PROPERTY) Grant grant,
+    public synchronized Wake release(@ExchangeProperty(PROPERTY) Grant grant,
             @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
         if (grant == null) {
-            return false;
+            return null;
         }
         claimedByGrant.remove(grant);
-        boolean more = wakeMissed || batch != null && batch.publishedEvents().stream().anyMatch(OutboxEvent::holdsKey);
+        boolean news = wakeMissed || batch != null && batch.publishedEvents().stream().anyMatch(OutboxEvent::holdsKey);
         wakeMissed = false;
+        boolean backlog = false;
         Map<Integer, Integer> counts = batch == null ? Map.of() : batch.countsByPartition();
         for (Integer p : grant.partitions()) {
             granted.remove(p);
             if (counts.getOrDefault(p, 0) >= grant.perPartition()) {
                 filled.add(p);
-                more = true;
+                backlog = true;
             } else {
                 filled.remove(p);
             }
         }
-        return more;
+        return backlog ? Wake.BACKLOG : news ? Wake.NEWS : null;
     }
 
     /** Parameters of sql/heartbeat.sql: events in flight, and the partitions being given up that drained. */

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import io.outboxrelay.config.OperatorSettings;
+import io.outboxrelay.settings.OperatorSettings;
 
 /**
  * {@code failed [--limit N] [--key TYPE/ID | --aggregate-type T --aggregate-id I] [--json]}: the FAILED rows, oldest

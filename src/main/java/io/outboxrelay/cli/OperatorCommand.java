@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
 
-import io.outboxrelay.config.OperatorSettings;
+import io.outboxrelay.settings.OperatorSettings;
 
 /** One operator command, its arguments already checked; runs on one connection and returns the exit code. */
 interface OperatorCommand {

@@ -9,8 +9,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
-import io.outboxrelay.config.InvalidSettingException;
-import io.outboxrelay.config.OperatorSettings;
+import io.outboxrelay.settings.InvalidSettingException;
+import io.outboxrelay.settings.OperatorSettings;
 import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 

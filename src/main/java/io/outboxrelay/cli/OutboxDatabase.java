@@ -7,8 +7,8 @@ import java.util.Properties;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import io.outboxrelay.config.InvalidSettingException;
-import io.outboxrelay.config.OperatorSettings;
+import io.outboxrelay.settings.InvalidSettingException;
+import io.outboxrelay.settings.OperatorSettings;
 import io.outboxrelay.sql.OutboxSql;
 import org.postgresql.Driver;
 

@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
-import io.outboxrelay.config.OperatorSettings;
+import io.outboxrelay.settings.OperatorSettings;
 
 /**
  * {@code replay (--id UUID [--id UUID ...] | --key TYPE/ID | --aggregate-type T --aggregate-id I | --all)

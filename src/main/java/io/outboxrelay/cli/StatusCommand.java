@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.outboxrelay.config.OperatorSettings;
+import io.outboxrelay.settings.OperatorSettings;
 
 /**
  * {@code status [--json]}: the backlog at a glance. PENDING rows and how they divide (due now, in flight under a

@@ -34,6 +34,7 @@ import io.outboxrelay.publish.SendOutcomes;
 import io.outboxrelay.publish.TopicLimits;
 import io.outboxrelay.publish.TopicSizedBatches;
 import io.outboxrelay.schema.SchemaMigration;
+import io.outboxrelay.settings.RelaySettings;
 import io.outboxrelay.sql.OutboxSql;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.camel.CamelContext;

@@ -9,8 +9,8 @@ import java.sql.Statement;
 
 import javax.sql.DataSource;
 
-import io.outboxrelay.config.InvalidSettingException;
-import io.outboxrelay.config.TableName;
+import io.outboxrelay.settings.InvalidSettingException;
+import io.outboxrelay.settings.TableName;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

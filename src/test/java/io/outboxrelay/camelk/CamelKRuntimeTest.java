@@ -13,7 +13,7 @@ import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import io.outboxrelay.config.TableName;
+import io.outboxrelay.settings.TableName;
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;

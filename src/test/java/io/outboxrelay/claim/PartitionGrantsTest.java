@@ -38,28 +38,28 @@ class PartitionGrantsTest {
         assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), Set.of(grant.partitions()));
         assertEquals(100 / 8, grant.perPartition(), "an even share of batch-size / concurrent-claims");
         assertNull(grants.take(PartitionGrants.Wake.BACKLOG), "every partition is granted");
-        assertFalse(grants.release(grant, batch()), "no news came meanwhile, nothing filled");
+        assertNull(grants.release(grant, batch()), "no news came meanwhile, nothing filled");
         grant = grants.take(PartitionGrants.Wake.NEWS);
         assertNull(grants.take(PartitionGrants.Wake.NEWS), "every partition is granted");
-        assertTrue(grants.release(grant, batch()), "news came meanwhile: claim again");
+        assertEquals(PartitionGrants.Wake.NEWS, grants.release(grant, batch()), "news came meanwhile: claim again");
         assertNotNull(grants.take(PartitionGrants.Wake.NEWS));
     }
 
     @Test
-    void partitionsThatFilledTheirShareAreGrantedFirstAndSpreadOverTheClaims() {
+    void inABacklogPartitionsThatFilledTheirShareAreSpreadOverTheClaimsAndTheLastTakesTheRest() {
         beat(grants, rows(0, 8, false));
         PartitionGrants.Grant cold = grants.take(PartitionGrants.Wake.NEWS);
         // partitions 2 and 5 returned a full share: they have more
-        assertTrue(grants.release(cold, batch(events(2, cold.perPartition()), events(5, cold.perPartition()),
-                events(6, 1))));
-        PartitionGrants.Grant first = grants.take(PartitionGrants.Wake.NEWS);
-        PartitionGrants.Grant second = grants.take(PartitionGrants.Wake.NEWS);
+        assertEquals(PartitionGrants.Wake.BACKLOG, grants.release(cold, batch(events(2, cold.perPartition()),
+                events(5, cold.perPartition()), events(6, 1))));
+        PartitionGrants.Grant first = grants.take(PartitionGrants.Wake.BACKLOG);
+        PartitionGrants.Grant second = grants.take(PartitionGrants.Wake.BACKLOG);
         Set<Integer> hot = new HashSet<>();
         hot.addAll(List.of(first.partitions()));
         hot.addAll(List.of(second.partitions()));
         assertEquals(Set.of(2, 5), hot, "one hot partition per claim");
         assertEquals(100, first.perPartition(), "a hot partition gets the claim's whole share");
-        PartitionGrants.Grant third = grants.take(PartitionGrants.Wake.NEWS);
+        PartitionGrants.Grant third = grants.take(PartitionGrants.Wake.BACKLOG);
         assertFalse(Set.of(third.partitions()).contains(2), "the cold ones go to the next claim");
         assertEquals(6, third.partitions().length);
     }
@@ -67,13 +67,14 @@ class PartitionGrantsTest {
     @Test
     void noMoreClaimsThanAllowedAtOnce() {
         beat(grants, rows(0, 32, false));
-        grants.release(grants.take(PartitionGrants.Wake.NEWS), batch(events(0, 25), events(1, 25), events(2, 25), events(3, 25),
-                events(4, 25)));
+        grants.release(grants.take(PartitionGrants.Wake.NEWS), batch(events(0, 3), events(1, 3), events(2, 3),
+                events(3, 3), events(4, 3)));
         List<PartitionGrants.Grant> taken = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            taken.add(grants.take(PartitionGrants.Wake.NEWS));
+            taken.add(grants.take(PartitionGrants.Wake.BACKLOG));
         }
         assertTrue(taken.stream().allMatch(g -> g != null));
+        assertEquals(27, taken.get(3).partitions().length, "the last claim that may run takes every other partition");
         assertNull(grants.take(PartitionGrants.Wake.NEWS), "four claims in progress");
         grants.release(taken.get(0), null);
         assertNotNull(grants.take(PartitionGrants.Wake.NEWS));

@@ -11,7 +11,7 @@ import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.outboxrelay.config.TableName;
+import io.outboxrelay.settings.TableName;
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.support.TestDatabase;
 import org.postgresql.ds.PGSimpleDataSource;

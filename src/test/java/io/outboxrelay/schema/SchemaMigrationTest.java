@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
-import io.outboxrelay.config.TableName;
+import io.outboxrelay.settings.TableName;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;

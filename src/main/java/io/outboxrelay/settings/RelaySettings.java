@@ -1,4 +1,4 @@
-package io.outboxrelay.config;
+package io.outboxrelay.settings;
 
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package io.outboxrelay.config;
+package io.outboxrelay.settings;
 
 /** A setting that cannot be used; the message names the key, so one line tells the operator what to fix. */
 public class InvalidSettingException extends RuntimeException {

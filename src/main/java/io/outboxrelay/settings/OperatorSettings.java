@@ -1,4 +1,4 @@
-package io.outboxrelay.config;
+package io.outboxrelay.settings;
 
 import java.util.Optional;
 import java.util.function.Function;
