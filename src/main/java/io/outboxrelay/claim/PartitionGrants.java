@@ -85,18 +85,21 @@ public class PartitionGrants {
 
     /** What started a claim (the body of the claim route's wake-ups). */
     public enum Wake {
-        /** Something may have arrived: an insert, the poll timer, partitions taken over. */
+        /** The poll timer's safety net: one claim reads every free partition a little. */
+        POLL,
+        /** Something arrived (an insert, a replay, partitions taken over): the claims that may run share them. */
         NEWS,
-        /** A claim found a backlog: every claim that may run starts. */
-        BACKLOG
+        /** A claim ended with more to do (its share filled, or news it could not take came meanwhile). */
+        AGAIN
     }
 
     /**
      * A grant for one claim, or null when there is nothing to grant now (no partition owned and free, or as many
-     * claims in progress as allowed). News (something may have arrived anywhere) reads every free partition a little.
-     * A backlog spreads the partitions whose last claim filled its share over the concurrent claims, each getting a
-     * whole share of events for them, and the last claim that may run takes whatever else is free. News that finds
-     * every partition granted is remembered: the claims in progress may not see it, so one claims again when one ends.
+     * claims in progress as allowed). The poll's claim reads every free partition a little. Otherwise the claims that
+     * may run share the free partitions: those whose last claim filled its share first, spread over the claims (each
+     * then gets a whole share of events for them), the others evenly, the last claim taking whatever is free. News
+     * that finds no partition free is remembered: the claims in progress may not see it, so the claims go again when
+     * one ends (with AGAIN, which is not news: it cannot keep them going by itself).
      */
     public synchronized Grant take(Wake wake) {
         if (claimedByGrant.size() >= concurrentClaims) {
@@ -118,16 +121,16 @@ public class PartitionGrants {
         // start at a different partition each time, so none waits behind the others
         Collections.rotate(free, -(rotation++ % free.size()));
         List<Integer> chosen = free;
-        boolean lastSlot = concurrentClaims - claimedByGrant.size() == 1;
-        if (wake == Wake.BACKLOG && !lastSlot) {
-            // a backlog: partitions that filled their share are spread over the claims; the last claim that may run
-            // takes whatever is free, so no partition waits while others are busy
+        int slots = concurrentClaims - claimedByGrant.size();
+        if (wake != Wake.POLL && slots > 1) {
+            // partitions that filled their share are spread over the claims first; the rest is shared evenly, and the
+            // last claim that may run takes whatever is free, so no partition waits while others are busy
             List<Integer> hot = new ArrayList<>(free);
             hot.retainAll(filled);
-            if (!hot.isEmpty()) {
-                int share = Math.max(1, (filled.size() + concurrentClaims - 1) / concurrentClaims);
-                chosen = hot.subList(0, Math.min(share, hot.size()));
-            }
+            int share = hot.isEmpty() ? (free.size() + slots - 1) / slots
+                    : Math.max(1, (filled.size() + concurrentClaims - 1) / concurrentClaims);
+            List<Integer> from = hot.isEmpty() ? free : hot;
+            chosen = from.subList(0, Math.min(share, from.size()));
         }
         Grant grant = new Grant(chosen.toArray(new Integer[0]), Math.max(1, claimLimit / chosen.size()));
         granted.addAll(chosen);
@@ -145,30 +148,29 @@ public class PartitionGrants {
      * The claim is over (marked, or failed): its partitions are free again.
      *
      * @param batch null when the claim failed before it read the table
-     * @return how to claim again at once, or null: BACKLOG when a partition filled its share (there is probably more);
-     *         NEWS when news came while every partition was granted, or an event that held its key back was published
-     *         (the key's later events are claimable now)
+     * @return true when the claims should go again at once: a partition filled its share (there is probably more),
+     *         news came while no partition was free, or an event that held its key back was published (the key's
+     *         later events are claimable now)
      */
-    public synchronized Wake release(@ExchangeProperty(PROPERTY) Grant grant,
+    public synchronized boolean release(@ExchangeProperty(PROPERTY) Grant grant,
             @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
         if (grant == null) {
-            return null;
+            return false;
         }
         claimedByGrant.remove(grant);
-        boolean news = wakeMissed || batch != null && batch.publishedEvents().stream().anyMatch(OutboxEvent::holdsKey);
+        boolean again = wakeMissed || batch != null && batch.publishedEvents().stream().anyMatch(OutboxEvent::holdsKey);
         wakeMissed = false;
-        boolean backlog = false;
         Map<Integer, Integer> counts = batch == null ? Map.of() : batch.countsByPartition();
         for (Integer p : grant.partitions()) {
             granted.remove(p);
             if (counts.getOrDefault(p, 0) >= grant.perPartition()) {
                 filled.add(p);
-                backlog = true;
+                again = true;
             } else {
                 filled.remove(p);
             }
         }
-        return backlog ? Wake.BACKLOG : news ? Wake.NEWS : null;
+        return again;
     }
 
     /** Parameters of sql/heartbeat.sql: events in flight, and the partitions being given up that drained. */

@@ -31,47 +31,62 @@ class PartitionGrantsTest {
     }
 
     @Test
-    void aColdClaimReadsEveryFreePartitionALittleAndTheNextFindsNoneFree() {
+    void thePollsClaimReadsEveryFreePartitionALittleAndNewsMeanwhileIsNotLost() {
         assertTrue(beat(grants, rows(0, 8, false)), "partitions taken: claims look again");
-        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.NEWS);
+        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.POLL);
         assertNotNull(grant);
         assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), Set.of(grant.partitions()));
         assertEquals(100 / 8, grant.perPartition(), "an even share of batch-size / concurrent-claims");
-        assertNull(grants.take(PartitionGrants.Wake.BACKLOG), "every partition is granted");
-        assertNull(grants.release(grant, batch()), "no news came meanwhile, nothing filled");
-        grant = grants.take(PartitionGrants.Wake.NEWS);
+        assertNull(grants.take(PartitionGrants.Wake.AGAIN), "every partition is granted");
+        assertFalse(grants.release(grant, batch()), "no news came meanwhile, nothing filled");
+        grant = grants.take(PartitionGrants.Wake.POLL);
         assertNull(grants.take(PartitionGrants.Wake.NEWS), "every partition is granted");
-        assertEquals(PartitionGrants.Wake.NEWS, grants.release(grant, batch()), "news came meanwhile: claim again");
+        assertTrue(grants.release(grant, batch()), "news came meanwhile: claim again");
         assertNotNull(grants.take(PartitionGrants.Wake.NEWS));
     }
 
     @Test
     void inABacklogPartitionsThatFilledTheirShareAreSpreadOverTheClaimsAndTheLastTakesTheRest() {
         beat(grants, rows(0, 8, false));
-        PartitionGrants.Grant cold = grants.take(PartitionGrants.Wake.NEWS);
+        PartitionGrants.Grant cold = grants.take(PartitionGrants.Wake.POLL);
         // partitions 2 and 5 returned a full share: they have more
-        assertEquals(PartitionGrants.Wake.BACKLOG, grants.release(cold, batch(events(2, cold.perPartition()),
-                events(5, cold.perPartition()), events(6, 1))));
-        PartitionGrants.Grant first = grants.take(PartitionGrants.Wake.BACKLOG);
-        PartitionGrants.Grant second = grants.take(PartitionGrants.Wake.BACKLOG);
+        assertTrue(grants.release(cold, batch(events(2, cold.perPartition()), events(5, cold.perPartition()),
+                events(6, 1))));
+        PartitionGrants.Grant first = grants.take(PartitionGrants.Wake.AGAIN);
+        PartitionGrants.Grant second = grants.take(PartitionGrants.Wake.AGAIN);
         Set<Integer> hot = new HashSet<>();
         hot.addAll(List.of(first.partitions()));
         hot.addAll(List.of(second.partitions()));
         assertEquals(Set.of(2, 5), hot, "one hot partition per claim");
         assertEquals(100, first.perPartition(), "a hot partition gets the claim's whole share");
-        PartitionGrants.Grant third = grants.take(PartitionGrants.Wake.BACKLOG);
-        assertFalse(Set.of(third.partitions()).contains(2), "the cold ones go to the next claim");
-        assertEquals(6, third.partitions().length);
+        PartitionGrants.Grant third = grants.take(PartitionGrants.Wake.AGAIN);
+        assertEquals(3, third.partitions().length, "the cold ones are shared by the claims left");
+        PartitionGrants.Grant fourth = grants.take(PartitionGrants.Wake.AGAIN);
+        Set<Integer> cold6 = new HashSet<>(List.of(third.partitions()));
+        cold6.addAll(List.of(fourth.partitions()));
+        assertEquals(Set.of(0, 1, 3, 4, 6, 7), cold6, "the last claim takes the rest");
+    }
+
+    @Test
+    void newsIsSharedByTheClaimsThatMayRun() {
+        beat(grants, rows(0, 32, false));
+        Set<Integer> all = new HashSet<>();
+        for (int i = 0; i < 4; i++) {
+            PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.NEWS);
+            assertEquals(8, grant.partitions().length);
+            all.addAll(List.of(grant.partitions()));
+        }
+        assertEquals(32, all.size(), "every partition in one of them");
     }
 
     @Test
     void noMoreClaimsThanAllowedAtOnce() {
         beat(grants, rows(0, 32, false));
-        grants.release(grants.take(PartitionGrants.Wake.NEWS), batch(events(0, 3), events(1, 3), events(2, 3),
+        grants.release(grants.take(PartitionGrants.Wake.POLL), batch(events(0, 3), events(1, 3), events(2, 3),
                 events(3, 3), events(4, 3)));
         List<PartitionGrants.Grant> taken = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            taken.add(grants.take(PartitionGrants.Wake.BACKLOG));
+            taken.add(grants.take(PartitionGrants.Wake.AGAIN));
         }
         assertTrue(taken.stream().allMatch(g -> g != null));
         assertEquals(27, taken.get(3).partitions().length, "the last claim that may run takes every other partition");
@@ -83,7 +98,7 @@ class PartitionGrantsTest {
     @Test
     void aPartitionBeingGivenUpIsNotGrantedAndDrainsOnlyWhenItsClaimIsOver() {
         beat(grants, rows(0, 4, false));
-        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.NEWS);
+        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.POLL);
         List<Map<String, Object>> givingUp = rows(0, 4, false);
         givingUp.set(3, row(3, false, true));
         beat(grants, givingUp);
@@ -91,7 +106,7 @@ class PartitionGrantsTest {
                 "partition 3 still has a claim in progress");
         grants.release(grant, batch());
         assertArrayEquals(new Integer[] {3}, (Integer[]) grants.heartbeatParameters().get("drained"));
-        PartitionGrants.Grant next = grants.take(PartitionGrants.Wake.NEWS);
+        PartitionGrants.Grant next = grants.take(PartitionGrants.Wake.POLL);
         assertEquals(Set.of(0, 1, 2), Set.of(next.partitions()), "not granted while being given up");
     }
 
@@ -106,7 +121,7 @@ class PartitionGrantsTest {
     @Test
     void inFlightCountsTheEventsOfTheClaimsInProgress() {
         beat(grants, rows(0, 2, false));
-        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.NEWS);
+        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.POLL);
         EventBatch batch = batch(events(0, 3), events(1, 2));
         grants.claimed(grant, batch);
         assertEquals(5, grants.heartbeatParameters().get("inFlight"));
