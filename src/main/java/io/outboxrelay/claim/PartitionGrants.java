@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 
 import io.outboxrelay.event.EventBatch;
-import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.ExchangeProperty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -148,9 +147,8 @@ public class PartitionGrants {
      * The claim is over (marked, or failed): its partitions are free again.
      *
      * @param batch null when the claim failed before it read the table
-     * @return true when the claims should go again at once: a partition filled its share (there is probably more),
-     *         news came while no partition was free, or an event that held its key back was published (the key's
-     *         later events are claimable now)
+     * @return true when the claims should go again at once: the claim found events (there may be more, and an event
+     *         that held its key back may have been published), or news came while no partition was free
      */
     public synchronized boolean release(@ExchangeProperty(PROPERTY) Grant grant,
             @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
@@ -158,7 +156,8 @@ public class PartitionGrants {
             return false;
         }
         claimedByGrant.remove(grant);
-        boolean again = wakeMissed || batch != null && batch.publishedEvents().stream().anyMatch(OutboxEvent::holdsKey);
+        // greedy, as Camel's polling consumers are: a claim that found events looks again at once
+        boolean again = wakeMissed || batch != null && batch.size() > 0;
         wakeMissed = false;
         Map<Integer, Integer> counts = batch == null ? Map.of() : batch.countsByPartition();
         for (Integer p : grant.partitions()) {

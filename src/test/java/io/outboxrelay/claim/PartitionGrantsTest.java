@@ -38,7 +38,7 @@ class PartitionGrantsTest {
         assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), Set.of(grant.partitions()));
         assertEquals(100 / 8, grant.perPartition(), "an even share of batch-size / concurrent-claims");
         assertNull(grants.take(PartitionGrants.Wake.AGAIN), "every partition is granted");
-        assertFalse(grants.release(grant, batch()), "no news came meanwhile, nothing filled");
+        assertFalse(grants.release(grant, batch()), "no news came meanwhile, nothing found");
         grant = grants.take(PartitionGrants.Wake.POLL);
         assertNull(grants.take(PartitionGrants.Wake.NEWS), "every partition is granted");
         assertTrue(grants.release(grant, batch()), "news came meanwhile: claim again");
