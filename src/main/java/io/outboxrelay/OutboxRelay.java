@@ -1,16 +1,20 @@
 package io.outboxrelay;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
 import io.outboxrelay.cli.OperatorCommands;
 import io.outboxrelay.config.ComponentEnvironmentVariables;
 import io.outboxrelay.settings.InvalidSettingException;
-import io.outboxrelay.config.RelayConfiguration;
+import io.outboxrelay.config.RelayMainListener;
 import io.outboxrelay.config.UserRoutes;
 import org.apache.camel.main.Main;
-import sun.misc.Signal;
 
 /**
  * Runs the relay as a Camel Main application: application.properties, the YAML routes under routes/ and the beans of
- * {@link RelayConfiguration}. A bad setting ends the process with exit code 2 and one line naming the key. With a
+ * {@link io.outboxrelay.config.RelayConfiguration}. A bad setting ends the process with exit code 2 and one line naming the key. With a
  * command as first argument (status, failed, replay, help) it runs that operator command instead
  * ({@link OperatorCommands}).
  */
@@ -25,7 +29,7 @@ public final class OutboxRelay {
     public static Main createMain() {
         Main main = new Main();
         main.addMainListener(new ComponentEnvironmentVariables());
-        main.addMainListener(new RelayConfiguration());
+        main.addMainListener(new RelayMainListener());
         main.addMainListener(new UserRoutes());
         return main;
     }
@@ -36,10 +40,10 @@ public final class OutboxRelay {
             System.exit(OperatorCommands.run(args, System.out, System.err));
         }
         int exitCode = EXIT_FAILED;
+        CompletableFuture<Integer> ended = new CompletableFuture<>();
         try {
             Main main = createMain();
-            stopGracefullyOn(main, "TERM");
-            stopGracefullyOn(main, "INT");
+            stopGracefullyOnShutdown(main, ended);
             exitCode = main.run(args);
         } catch (Exception e) {
             InvalidSettingException badSetting = findBadSetting(e);
@@ -55,17 +59,32 @@ public final class OutboxRelay {
         } catch (Error e) {
             System.err.println("outbox-relay: stopped by " + e);
         } finally {
+            ended.complete(exitCode);
             // always end the process: non-daemon threads (the HTTP server) would otherwise keep a failed relay alive
             System.exit(exitCode);
         }
     }
 
     /**
-     * SIGTERM is how platforms stop the relay; the JVM's own handler would run Camel's graceful shutdown from a
-     * shutdown hook and still exit 143. Handling the signal lets Camel stop in-flight work and the process exit 0.
+     * SIGTERM (and SIGINT) is how platforms stop the relay. The JVM answers it by running its shutdown hooks and then
+     * exits with 128 + the signal's number (143), even when the relay stopped cleanly. This hook asks Camel Main to
+     * complete (graceful shutdown: in-flight claims finish and are marked, or are given back), waits until
+     * {@code main.run} has returned, and then ends the process with the relay's own exit code (0 after a clean stop),
+     * as the contract asks. When the relay ends by itself, the code is already known and the hook ends at once.
      */
-    private static void stopGracefullyOn(Main main, String signal) {
-        Signal.handle(new Signal(signal), received -> main.completed());
+    private static void stopGracefullyOnShutdown(Main main, CompletableFuture<Integer> ended) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            main.completed();
+            int exitCode;
+            try {
+                // Camel's shutdown-timeout bounds the graceful stop; a little more for the HTTP server and the pool
+                exitCode = ended.get(main.getCamelContext() == null ? 5
+                        : main.getCamelContext().getShutdownStrategy().getTimeout() + 10, TimeUnit.SECONDS);
+            } catch (InterruptedException | ExecutionException | TimeoutException e) {
+                exitCode = EXIT_FAILED;
+            }
+            Runtime.getRuntime().halt(exitCode);
+        }, "outbox-relay-shutdown"));
     }
 
     private static InvalidSettingException findBadSetting(Throwable e) {

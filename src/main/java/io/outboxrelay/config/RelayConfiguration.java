@@ -37,40 +37,28 @@ import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.settings.RelaySettings;
 import io.outboxrelay.sql.OutboxSql;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.component.micrometer.MicrometerConstants;
-import org.apache.camel.main.BaseMainSupport;
-import org.apache.camel.main.MainListenerSupport;
 import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.spi.Registry;
 import org.apache.camel.util.function.Suppliers;
 import org.springframework.jms.connection.CachingConnectionFactory;
 
 /**
- * Validates the settings, migrates the schema, then binds what the routes refer to by name: the pooled data source,
- * the resolved SQL statements, the JMS connection factory, the partition grants, the metrics registry, the health
- * checks and the small beans of the claim, publish and failure steps.
+ * The relay's composition root: binds what the routes refer to by name (the validated settings, the pooled data
+ * source, the schema migration, the resolved SQL statements, the JMS connection factory, the partition grants, the
+ * metrics registry, the health checks and the small beans of the claim, publish and failure steps). Camel K and other
+ * runtimes that start Camel themselves name it in {@code camel.main.configuration-classes}; the jar's own main runs it
+ * earlier ({@link RelayMainListener}).
  */
-public class RelayConfiguration extends MainListenerSupport {
+public class RelayConfiguration implements CamelConfiguration {
 
-    /**
-     * Runs before Camel's own configuration: YAML routes (also the user's, in outbox.routes-dir) are pre-parsed early
-     * and their {@code beans:} may refer to the relay's beans, e.g. #outboxDataSource.
-     */
     @Override
-    public void beforeConfigure(BaseMainSupport main) {
-        configure(main.getCamelContext());
-    }
-
-    void configure(CamelContext context) {
+    public void configure(CamelContext context) {
         PropertiesComponent properties = context.getPropertiesComponent();
-        RelaySettings settings = RelaySettings.read(properties::resolveProperty,
-                scheme -> context.getComponent(scheme) != null);
-        // the routes and SQL read what was validated, normalised
-        properties.addOverrideProperty("outbox.table", settings.table().qualified());
-        // the heartbeat timer takes milliseconds; the setting is an ISO-8601 duration
-        properties.addOverrideProperty("outbox.instance.heartbeat-ms", Long.toString(settings.heartbeat().toMillis()));
+        RelaySettings settings = NormalisedProperties.apply(context);
 
         Registry registry = context.getRegistry();
         registry.bind("relaySettings", settings);
@@ -80,8 +68,8 @@ public class RelayConfiguration extends MainListenerSupport {
         SchemaMigration schema = new SchemaMigration(dataSource, settings.table(), settings.partitions(),
                 settings.migrate());
         registry.bind("schemaMigration", schema);
-        // migrate now when the database is up; otherwise the heartbeat route keeps trying
-        schema.isReady();
+        // migrates as the context starts when the database is up; otherwise the heartbeat route keeps trying
+        addService(context, schema);
 
         // Made on first use: loading the Artemis client takes a fifth of a second of the start, and most relays
         // publish to Kafka. Spring's caching factory keeps one connection and session per producer instead of one per

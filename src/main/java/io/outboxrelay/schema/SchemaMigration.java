@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 
 import io.outboxrelay.settings.InvalidSettingException;
 import io.outboxrelay.settings.TableName;
+import org.apache.camel.support.service.ServiceSupport;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,11 +19,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Applies the versioned migrations of db/migration to the configured outbox table. Each outbox table keeps its own
  * history table beside it, so several outboxes can share a schema; Flyway's advisory lock lets several relays start
- * at once. A database that is down at startup is not an error: the heartbeat route asks {@link #isReady()} before each
- * poll, which migrates as soon as the database answers. An outbox already at {@link #LATEST_VERSION} is recognised by
+ * at once. A Camel service: it migrates as the context starts. A database that is down at startup is not an error:
+ * the heartbeat route asks {@link #isReady()} before each beat, which migrates as soon as the database answers. An outbox already at {@link #LATEST_VERSION} is recognised by
  * one query of its history table, without Flyway (loading and scanning it is most of a second of the relay's start).
  */
-public class SchemaMigration {
+public class SchemaMigration extends ServiceSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchemaMigration.class);
     /** The highest V&lt;n&gt;__ migration in db/migration (SchemaMigrationTest checks it). */
@@ -60,6 +61,11 @@ public class SchemaMigration {
             config.schemas(table.schema());
         }
         return config.load();
+    }
+
+    @Override
+    protected void doStart() {
+        isReady();
     }
 
     /** @return true once the migrations are applied (or migration is turned off) and checked, without trying */

@@ -21,6 +21,7 @@ import io.outboxrelay.support.TestDatabase;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * What deploy/camel-k runs, run here against the real PostgreSQL and Kafka: the Kamelet through the kamelet: component
  * (as a Pipe runs it), and the Integration's sources with the properties it sets (as Camel K runs them).
  */
+@Tag("services")
 class CamelKRuntimeTest {
 
     private static final int KEYS = 4;

@@ -10,6 +10,7 @@ import java.util.UUID;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * notification makes the relay read the partition again from that seq: it is published at once, not at the next
  * rescan (outbox.poll-delay-ms, a minute here).
  */
+@Tag("services")
 class LateCommitTest {
 
     @Test

@@ -15,6 +15,7 @@ import io.outboxrelay.support.TestDatabase;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Claims are fenced by the partitions' leases: a dead relay's partitions (and the events it had claimed) wait for its
  * lease to expire; live relays never share a row.
  */
+@Tag("services")
 class LeaseTest {
 
     private TestDatabase db;

@@ -8,6 +8,7 @@ import io.outboxrelay.support.DeliveryReport;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SlowEndpoint;
 import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * claimed by one relay and being sent: the replayed event waits for that claim to end (its partition is granted to
  * one claim at a time) and is then published once; none is sent twice.
  */
+@Tag("services")
 class ReplayRaceTest {
 
     @Test

@@ -7,6 +7,7 @@ import java.util.UUID;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * updates the outbox's rows exactly 5,000 times (PostgreSQL's own count, pg_stat_user_tables.n_tup_upd): the mark,
  * nothing at claim time.
  */
+@Tag("services")
 class RowWritesPerEventTest {
 
     private static final int EVENTS = 5_000;

@@ -9,6 +9,7 @@ import io.outboxrelay.support.DeliveryReport;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SlowEndpoint;
 import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * renewed by the heartbeat while it is worked on, and a partition being handed to the second relay is given up only
  * once its claim is over, so the second relay never claims those events: none is sent twice, none out of order.
  */
+@Tag("services")
 class SlowBatchLeaseTest {
 
     @Test

@@ -8,6 +8,7 @@ import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A bad setting stops the process at once, non-zero, with one line naming the key, before any SQL runs; so does a
  * partition count other than the outbox's own.
  */
+@Tag("services")
 class BadConfigurationTest {
 
     private static TestDatabase db;

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A running relay process: the password never reaches its output, and SIGTERM ends it gracefully with exit code 0. */
+@Tag("services")
 class SecretsAndShutdownTest {
 
     private static final String PASSWORD = "pw-9f3c1e7a-never-log-me";

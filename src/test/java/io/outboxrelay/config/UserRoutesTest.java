@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * A YAML DSL route dropped into outbox.routes-dir runs beside the built-in ones and can use the relay's beans; the
  * built-in routes are listed one by one (no classpath scan), and the list names every file of routes/.
  */
+@Tag("services")
 class UserRoutesTest {
 
     @Test

@@ -14,6 +14,7 @@ import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.SlowEndpoint;
 import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * outbox.failed-blocks-key: once an event is FAILED, later events of its key go on (false) or stay held until it is
  * replayed or deleted (true); outbox_keys_held_back counts the held keys. Other keys flow either way.
  */
+@Tag("services")
 class FailedBlocksKeyTest {
 
     @ParameterizedTest(name = "outbox.failed-blocks-key={0}")

@@ -21,6 +21,7 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * redelivery can help it, and its key's next event must not be sent meanwhile), counted on its row with backoff, then
  * FAILED at outbox.max-attempts; its batch and other keys carry on; replay brings it back.
  */
+@Tag("services")
 class FailureBookkeepingTest {
 
     private static final int MAX_ATTEMPTS = 3;

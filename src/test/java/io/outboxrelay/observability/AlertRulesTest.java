@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static io.outboxrelay.observability.ObservabilityKit.ALERT_RULES;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The alert rules in deploy/observability/prometheus are valid, their promtool unit tests pass, the unit tests cover
  * both sides of every alert, and they notice a changed threshold, "for" duration or grouping.
  */
+@Tag("services")
 class AlertRulesTest {
 
     private static final YAMLMapper YAML = new YAMLMapper();

@@ -29,6 +29,7 @@ import io.outboxrelay.support.ContinuousWriter;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static io.outboxrelay.observability.ObservabilityKit.ALERT_RULES;
@@ -43,6 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The Grafana dashboard has a panel for every required topic, and every one of its queries returns data from a real
  * Prometheus scraping a real relay; the alert rules load and evaluate against the same data.
  */
+@Tag("services")
 class DashboardQueriesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

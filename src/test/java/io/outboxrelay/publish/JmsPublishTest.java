@@ -22,6 +22,7 @@ import jakarta.jms.Session;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The transport swap: only outbox.endpoint and outbox.jms.broker-url change, and a real Artemis broker gets the events. */
+@Tag("services")
 class JmsPublishTest {
 
     private static final int EVENTS = 100;

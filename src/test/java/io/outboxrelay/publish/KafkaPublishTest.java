@@ -16,6 +16,7 @@ import io.outboxrelay.support.TestDatabase;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /** The default transport: rows become Kafka records with the contract's key, body and CloudEvents headers. */
+@Tag("services")
 class KafkaPublishTest {
 
     private static final int EVENTS = 200;

@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Retention deletes PUBLISHED rows older than outbox.retention, in bounded batches, and nothing else; each batch reads
  * the published_at index, not the table (its time at 2 million rows is in bench/: the retention scenario).
  */
+@Tag("services")
 class RetentionTest {
 
     @Test

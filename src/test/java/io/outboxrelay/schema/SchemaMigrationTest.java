@@ -10,6 +10,7 @@ import io.outboxrelay.settings.TableName;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The migrations create a schema-qualified outbox beside its own history table, and can be turned off. */
+@Tag("services")
 class SchemaMigrationTest {
 
     @Test
