@@ -37,7 +37,7 @@ public class KameletRelay implements CamelContextAware {
     public static final String SINK = "direct:outbox-kamelet-sink";
 
     private static final String[] ROUTES = {"claim.camel.yaml", "publish.camel.yaml", "failure.camel.yaml",
-        "heartbeat.camel.yaml", "retention.camel.yaml"};
+        "heartbeat.camel.yaml", "retention.camel.yaml", "health.camel.yaml"};
 
     private final Map<String, String> settings = new LinkedHashMap<>(Map.of("outbox.endpoint", SINK));
 

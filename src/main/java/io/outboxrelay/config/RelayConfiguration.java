@@ -1,7 +1,6 @@
 package io.outboxrelay.config;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -90,10 +89,9 @@ public class RelayConfiguration implements CamelConfiguration {
         context.getCamelContextExtension().registerEndpointCallback(new TopicSizedBatches(topicLimits));
         BrokerProbe brokerProbe = BrokerProbe.forScheme(settings.endpointScheme(), kafkaAdmin, jms);
         registry.bind("brokerOutage", new BrokerOutage(brokerProbe, Clock.systemUTC()));
-        Duration probeInterval = Duration.ofMillis(settings.healthProbeIntervalMs());
-        addHealthCheck(context, "brokerHealthCheck", new BrokerHealthCheck(brokerProbe, probeInterval));
+        addHealthCheck(context, "brokerHealthCheck", new BrokerHealthCheck(brokerProbe));
         addHealthCheck(context, "databaseHealthCheck", new DatabaseHealthCheck(settings.dbUrl(), settings.dbUser(),
-                settings.dbPassword(), schema, probeInterval));
+                settings.dbPassword(), schema));
 
         RelayMetrics relayMetrics = new RelayMetrics(meterRegistry(registry));
         registry.bind("relayMetrics", relayMetrics);
@@ -136,11 +134,13 @@ public class RelayConfiguration implements CamelConfiguration {
         };
     }
 
-    /** Found by Camel's health registry in the bean registry; probes in the background while the context runs. */
+    /** Found by Camel's health registry in the bean registry; probed by the health routes (health.camel.yaml). */
     private static void addHealthCheck(CamelContext context, String name, BackgroundHealthCheck check) {
         check.setCamelContext(context);
         context.getRegistry().bind(name, check);
-        addService(context, check);
+        if (check instanceof org.apache.camel.Service service) {
+            addService(context, service);
+        }
     }
 
     private static void addService(CamelContext context, Object service) {

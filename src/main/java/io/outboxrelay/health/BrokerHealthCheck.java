@@ -1,7 +1,5 @@
 package io.outboxrelay.health;
 
-import java.time.Duration;
-
 import io.outboxrelay.publish.BrokerProbe;
 
 /** Readiness: the transport's broker (Kafka, or the JMS broker) answers. */
@@ -9,8 +7,8 @@ public class BrokerHealthCheck extends BackgroundHealthCheck {
 
     private final BrokerProbe probe;
 
-    public BrokerHealthCheck(BrokerProbe probe, Duration interval) {
-        super("broker", interval);
+    public BrokerHealthCheck(BrokerProbe probe) {
+        super("broker");
         this.probe = probe;
     }
 

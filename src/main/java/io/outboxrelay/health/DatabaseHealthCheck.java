@@ -3,18 +3,19 @@ package io.outboxrelay.health;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.Properties;
 
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.sql.Connections;
+import org.apache.camel.Service;
 
 /**
  * Readiness: the outbox database answers and the outbox schema is in place. A relay that cannot reach it cannot
  * claim or mark anything. The probe uses a connection of its own, outside the relay's pool: it neither waits for a
  * pooled connection while batches hold them nor takes one from them, and a broken one is replaced at the next probe.
+ * A Camel service only to close that connection when the context stops.
  */
-public class DatabaseHealthCheck extends BackgroundHealthCheck {
+public class DatabaseHealthCheck extends BackgroundHealthCheck implements Service {
 
     private static final int TIMEOUT_SECONDS = (int) NO_ANSWER.toSeconds();
 
@@ -23,8 +24,8 @@ public class DatabaseHealthCheck extends BackgroundHealthCheck {
     private final SchemaMigration schema;
     private Connection connection;
 
-    public DatabaseHealthCheck(String url, String user, String password, SchemaMigration schema, Duration interval) {
-        super("database", interval);
+    public DatabaseHealthCheck(String url, String user, String password, SchemaMigration schema) {
+        super("database");
         this.url = url;
         this.schema = schema;
         connectionProperties.setProperty("user", user);
@@ -54,8 +55,12 @@ public class DatabaseHealthCheck extends BackgroundHealthCheck {
     }
 
     @Override
+    public void start() {
+        // the health route probes
+    }
+
+    @Override
     public void stop() {
-        super.stop();
         disconnect();
     }
 }
