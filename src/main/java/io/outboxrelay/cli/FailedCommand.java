@@ -1,6 +1,6 @@
 package io.outboxrelay.cli;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,32 +12,46 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import io.outboxrelay.settings.OperatorSettings;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
- * {@code failed [--limit N] [--key TYPE/ID | --aggregate-type T --aggregate-id I] [--json]}: the FAILED rows, oldest
- * first (seq), with what an operator needs to decide on a replay: id, key, event type, attempts, created_at and the
- * last error (its first line in the table, all of it in --json).
+ * The {@code failed} command: the FAILED rows, oldest first (seq), with what an operator needs to decide on a replay.
  */
-record FailedCommand(int limit, Optional<EventKey> key, boolean json) implements OperatorCommand {
+@Command(name = "failed", description = {"FAILED rows, oldest first: id, key, event type, attempts, created_at, the "
+        + "first line of last_error (all of it with --json)."})
+final class FailedCommand extends OutboxCommand {
 
-    static final String USAGE = "failed [--limit N] [--key TYPE/ID | --aggregate-type T --aggregate-id I] [--json]";
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 100_000;
     private static final int ERROR_WIDTH = 100;
 
-    static FailedCommand parse(List<String> tokens) throws CommandException {
-        Arguments arguments = Arguments.parse("failed", tokens, Set.of("--json"),
-                Set.of("--limit", EventKey.KEY, EventKey.TYPE, EventKey.ID));
-        return new FailedCommand(arguments.integer("--limit", DEFAULT_LIMIT, 1, MAX_LIMIT), EventKey.from(arguments),
-                arguments.has("--json"));
+    private int limit;
+
+    @ArgGroup(exclusive = true)
+    EventKey.Options keyOptions;
+
+    @Option(names = "--json", description = "One JSON document on one line instead of the text (all of last_error).")
+    boolean json;
+
+    /** A setter: picocli converts the number, this checks its range, both reported as bad usage. */
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "" + DEFAULT_LIMIT,
+            description = "At most N rows, the oldest (1 to " + MAX_LIMIT + ", default ${DEFAULT-VALUE}).")
+    void limit(int limit) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new ParameterException(spec.commandLine(),
+                    "--limit '" + limit + "': expected an integer from 1 to " + MAX_LIMIT);
+        }
+        this.limit = limit;
     }
 
     @Override
-    public int run(Connection connection, OperatorSettings settings, PrintStream out, PrintStream err)
-            throws SQLException {
+    int run(Connection connection, OperatorSettings settings, PrintWriter out, PrintWriter err) throws SQLException {
+        Optional<EventKey> key = key();
         List<Map<String, Object>> rows = new ArrayList<>();
         long total = 0;
         try (PreparedStatement ps = connection.prepareStatement(OutboxDatabase.sql("cli-failed", settings))) {
@@ -76,8 +90,12 @@ record FailedCommand(int limit, Optional<EventKey> key, boolean json) implements
         return OperatorCommands.EXIT_OK;
     }
 
-    private void print(List<Map<String, Object>> rows, long total, OperatorSettings settings, PrintStream out) {
-        String scope = settings.table().qualified() + key.map(k -> " for key " + k).orElse("");
+    private Optional<EventKey> key() {
+        return Optional.ofNullable(keyOptions).map(EventKey.Options::key);
+    }
+
+    private void print(List<Map<String, Object>> rows, long total, OperatorSettings settings, PrintWriter out) {
+        String scope = settings.table().qualified() + key().map(k -> " for key " + k).orElse("");
         if (rows.isEmpty()) {
             out.println("No FAILED rows in " + scope + ".");
             return;

@@ -1,18 +1,26 @@
 package io.outboxrelay.cli;
 
 import java.io.PrintStream;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.util.Arrays;
-import java.util.List;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Function;
 
 import io.outboxrelay.settings.InvalidSettingException;
 import io.outboxrelay.settings.OperatorSettings;
 import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The operator's command line, in the relay's jar: {@code java -jar outbox-relay.jar status|failed|replay|help ...}.
@@ -20,10 +28,23 @@ import org.apache.camel.impl.DefaultCamelContext;
  * {@link OperatorSettings}), opens one JDBC connection, does its work and returns an exit code. It starts no Camel
  * route and no HTTP server, so it can run beside the relay in its pod, with the same environment.
  *
- * <p>Exit codes: 0 done; 1 the database cannot be reached or a statement failed; 2 bad usage or a bad setting (one line
- * on stderr naming it); 3 a replay by id refused because an id is not a FAILED row (nothing changed).
+ * <p>This class is the entry point and picocli's top command; picocli parses and checks the arguments and writes the
+ * usage from the commands' annotations. A usage, setting or database error is one line on stderr, prefixed
+ * "outbox-relay: ".
  */
-public final class OperatorCommands {
+@Command(name = "java -jar outbox-relay.jar", synopsisSubcommandLabel = "COMMAND",
+        subcommands = {StatusCommand.class, FailedCommand.class, ReplayCommand.class, HelpCommand.class,
+            CompletionCommand.class},
+        description = {"Looks at or acts on the relay's outbox table, then exits. Without arguments the jar runs the "
+                + "relay.", "",
+            "The commands use the relay's settings (application.properties, OUTBOX_DB_URL, OUTBOX_DB_USER, "
+                + "OUTBOX_DB_PASSWORD, OUTBOX_TABLE, OUTBOX_FAILED_BLOCKS_KEY, -Doutbox....) and start no routes or "
+                + "HTTP server: run them where the relay runs, with its environment."},
+        optionListHeading = "%nOptions:%n", commandListHeading = "%nCommands:%n",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:done", "1:database unreachable or database error", "2:bad usage or bad setting",
+            "3:replay refused (nothing changed)"})
+public final class OperatorCommands implements Runnable {
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_DATABASE = 1;
@@ -32,34 +53,25 @@ public final class OperatorCommands {
 
     private static final String PREFIX = "outbox-relay: ";
     private static final Set<String> HELP = Set.of("help", "--help", "-h");
+    private static final int USAGE_WIDTH = 100;
 
-    static final String USAGE = """
-            Usage: java -jar outbox-relay.jar                  run the relay
-                   java -jar outbox-relay.jar COMMAND [OPTIONS]  look at or act on the outbox table, then exit
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Shows this help.")
+    boolean help;
 
-            The commands use the relay's settings (application.properties, OUTBOX_DB_URL, OUTBOX_DB_USER,
-            OUTBOX_DB_PASSWORD, OUTBOX_TABLE, OUTBOX_FAILED_BLOCKS_KEY, -Doutbox....) and start no routes or HTTP server:
-            run them where the relay runs, with its environment.
+    @Spec
+    CommandSpec spec;
 
-            Commands:
-              %s
-                  PENDING rows (due now, in flight under a relay's lease, backing off before their next attempt), the
-                  age of the oldest one, FAILED and PUBLISHED rows, keys held back.
-              %s
-                  FAILED rows, oldest first (at most 50 unless --limit): id, key, event type, attempts, created_at,
-                  the first line of last_error (all of it with --json). A key is AGGREGATE_TYPE/AGGREGATE_ID.
-              %s
-                  Makes FAILED rows PENDING again (attempts 0, due now) in one transaction and wakes the running
-                  relays. Never touches PENDING or PUBLISHED rows: if an --id is not a FAILED row, nothing is replayed
-                  (exit 3). --dry-run shows what would be replayed and changes nothing.
-              help
-                  This text.
+    /** The relay's settings, read by a command once its options are checked (see {@link OutboxCommand}). */
+    final Function<String, Optional<String>> settings;
 
-            Exit codes: 0 done, 1 database unreachable or database error, 2 bad usage or bad setting,
-            3 replay refused (nothing changed).
-            """.formatted(StatusCommand.USAGE, FailedCommand.USAGE, ReplayCommand.USAGE);
+    private OperatorCommands(Function<String, Optional<String>> settings) {
+        this.settings = settings;
+    }
 
-    private OperatorCommands() {
+    /** No command: the usage. */
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
     }
 
     /**
@@ -85,47 +97,70 @@ public final class OperatorCommands {
     public static int run(String[] args, Function<String, Optional<String>> settings, PrintStream out,
             PrintStream err) {
         try {
-            return dispatch(args, settings, out, err);
-        } catch (CommandException e) {
-            err.println(PREFIX + e.getMessage()
-                    + (e.exitCode() == EXIT_BAD_USAGE ? " ('help' shows the usage)" : ""));
-            return e.exitCode();
-        } catch (InvalidSettingException e) {
-            err.println(PREFIX + e.getMessage());
-            return EXIT_BAD_USAGE;
-        } catch (RuntimeException e) {
-            err.println(PREFIX + (args.length > 0 ? args[0] : "command") + " failed: " + e);
-            return EXIT_DATABASE;
+            return commandLine(settings).setOut(writer(out)).setErr(writer(err)).execute(args);
         } finally {
             out.flush();
             err.flush();
         }
     }
 
-    private static int dispatch(String[] args, Function<String, Optional<String>> settings, PrintStream out,
-            PrintStream err) throws CommandException {
-        if (args.length == 0 || HELP.contains(args[0])) {
-            out.print(USAGE);
-            return EXIT_OK;
+    static CommandLine commandLine(Function<String, Optional<String>> settings) {
+        return new CommandLine(new OperatorCommands(settings))
+                .registerConverter(EventKey.class, EventKey::parse)
+                .registerConverter(UUID.class, ReplayCommand::id)
+                // an argument starting with @ is not a file of arguments
+                .setExpandAtFiles(false)
+                .setUsageHelpWidth(USAGE_WIDTH)
+                .setParameterExceptionHandler(OperatorCommands::badUsage)
+                .setExecutionExceptionHandler(OperatorCommands::failed)
+                .setExitCodeExceptionMapper(OperatorCommands::exitCode);
+    }
+
+    /** Bad usage: one line naming the command and what is wrong, and exit 2; the usage is one 'help' away. */
+    private static int badUsage(ParameterException e, String[] args) {
+        CommandLine commandLine = e.getCommandLine();
+        boolean top = commandLine.getParent() == null;
+        String message = top && e instanceof UnmatchedArgumentException && !args[0].startsWith("-")
+                ? "unknown command '" + args[0] + "' (no command runs the relay)"
+                : e.getMessage();
+        if (e instanceof UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            message += "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?";
         }
-        List<String> options = Arrays.asList(args).subList(1, args.length);
-        if (options.contains("--help")) {
-            out.print(USAGE);
-            return EXIT_OK;
-        }
-        OperatorCommand command = switch (args[0]) {
-            case "status" -> StatusCommand.parse(options);
-            case "failed" -> FailedCommand.parse(options);
-            case "replay" -> ReplayCommand.parse(options);
-            default -> throw CommandException.usage("unknown command '" + args[0]
-                    + "': expected status, failed, replay or help (no command runs the relay)");
-        };
-        OperatorSettings operatorSettings = OperatorSettings.read(settings);
-        try (Connection connection = OutboxDatabase.connect(operatorSettings)) {
-            return command.run(connection, operatorSettings, out, err);
-        } catch (SQLException e) {
-            throw OutboxDatabase.failure(e, operatorSettings);
-        }
+        commandLine.getErr().println(PREFIX + (top ? "" : commandLine.getCommandName() + ": ") + message
+                + " ('" + (top ? "" : commandLine.getCommandName() + " ") + "--help' shows the usage)");
+        return EXIT_BAD_USAGE;
+    }
+
+    /** A command that ended with an exception: one line on stderr, the exit code its kind of failure has. */
+    private static int failed(Exception e, CommandLine commandLine, ParseResult parsed) {
+        commandLine.getErr().println(PREFIX + (e instanceof DatabaseException || e instanceof InvalidSettingException
+                ? e.getMessage()
+                : commandLine.getCommandName() + " failed: " + e));
+        return commandLine.getExitCodeExceptionMapper().getExitCode(e);
+    }
+
+    private static int exitCode(Throwable e) {
+        return e instanceof InvalidSettingException ? EXIT_BAD_USAGE : EXIT_DATABASE;
+    }
+
+    /** Characters for the caller's stream, which encodes them in its own charset (Java 17 cannot tell which). */
+    private static PrintWriter writer(PrintStream stream) {
+        return new PrintWriter(new Writer() {
+            @Override
+            public void write(char[] characters, int offset, int length) {
+                stream.print(String.valueOf(characters, offset, length));
+            }
+
+            @Override
+            public void flush() {
+                stream.flush();
+            }
+
+            @Override
+            public void close() {
+                flush();
+            }
+        }, true);
     }
 
     /**

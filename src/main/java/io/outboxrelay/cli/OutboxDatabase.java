@@ -24,7 +24,7 @@ final class OutboxDatabase {
     private OutboxDatabase() {
     }
 
-    static Connection connect(OperatorSettings settings) throws CommandException {
+    static Connection connect(OperatorSettings settings) throws DatabaseException {
         Properties properties = new Properties();
         properties.setProperty("user", settings.dbUser());
         properties.setProperty("password", settings.dbPassword());
@@ -38,7 +38,7 @@ final class OutboxDatabase {
         try {
             return new Driver().connect(settings.dbUrl(), properties);
         } catch (SQLException e) {
-            throw new CommandException(OperatorCommands.EXIT_DATABASE,
+            throw new DatabaseException(
                     "cannot connect to the database at " + settings.dbUrlForDisplay() + ": " + message(e));
         }
     }
@@ -65,7 +65,7 @@ final class OutboxDatabase {
     }
 
     /** A failed statement, told as an operator needs it. */
-    static CommandException failure(SQLException e, OperatorSettings settings) {
+    static DatabaseException failure(SQLException e, OperatorSettings settings) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String message;
         if (state.equals("42P01") || state.equals("3F000")) {
@@ -78,7 +78,7 @@ final class OutboxDatabase {
             message = "database error at " + settings.dbUrlForDisplay() + ": " + message(e)
                     + (state.isEmpty() ? "" : " (SQLState " + state + ")");
         }
-        return new CommandException(OperatorCommands.EXIT_DATABASE, message);
+        return new DatabaseException(message);
     }
 
     private static String message(SQLException e) {

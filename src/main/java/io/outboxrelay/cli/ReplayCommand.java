@@ -1,13 +1,12 @@
 package io.outboxrelay.cli;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -18,60 +17,63 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.outboxrelay.settings.OperatorSettings;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /**
- * {@code replay (--id UUID [--id UUID ...] | --key TYPE/ID | --aggregate-type T --aggregate-id I | --all)
- * [--dry-run]}: FAILED rows become PENDING again, attempts 0, due now, without a lease (cli-replay.sql), in one transaction that
- * also notifies the relays' channel, so a running relay claims them at once instead of at its next safety-net poll.
- * PENDING and PUBLISHED rows are never touched.
+ * The {@code replay} command: FAILED rows become PENDING again, attempts 0, due now, without a lease (cli-replay.sql),
+ * in one transaction that also notifies the relays' channel, so a running relay claims them at once instead of at its
+ * next safety-net poll. PENDING and PUBLISHED rows are never touched.
  *
  * <p>Rows named by id are all replayed or none is: if one of them is not a FAILED row (no such row, or PENDING,
  * or PUBLISHED) the transaction is rolled back, each such id is reported with its status, and the exit code is 3. A
  * key or --all replays the FAILED rows it matches, possibly none (exit 0). --dry-run runs the same statement and rolls
  * it back: it shows exactly what would be replayed and changes nothing.
  */
-record ReplayCommand(Set<UUID> ids, Optional<EventKey> key, boolean all, boolean dryRun) implements OperatorCommand {
+@Command(name = "replay", description = {"Makes FAILED rows PENDING again (attempts 0, due now) in one transaction and "
+        + "wakes the running relays. Never touches PENDING or PUBLISHED rows: if an --id is not a FAILED row, nothing "
+        + "is replayed (exit 3)."})
+final class ReplayCommand extends OutboxCommand {
 
-    static final String USAGE =
-            "replay (--id UUID [--id UUID ...] | --key TYPE/ID | --aggregate-type T --aggregate-id I | --all) [--dry-run]";
     /** Rows listed in the text output; the count is always complete. */
     static final int LISTED = 20;
 
-    static ReplayCommand parse(List<String> tokens) throws CommandException {
-        Arguments arguments = Arguments.parse("replay", tokens, Set.of("--all", "--dry-run"),
-                Set.of("--id", EventKey.KEY, EventKey.TYPE, EventKey.ID));
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Selector selector;
+
+    @Option(names = "--dry-run", description = "Shows what would be replayed and changes nothing.")
+    boolean dryRun;
+
+    /** Which FAILED rows: exactly one kind of selector. */
+    static final class Selector {
+
+        @Option(names = "--id", paramLabel = "UUID", required = true,
+                description = "This FAILED row; repeat for more. All of them are replayed, or none is.")
         Set<UUID> ids = new LinkedHashSet<>();
-        for (String id : arguments.all("--id")) {
-            try {
-                if (id.length() != 36) {
-                    throw new IllegalArgumentException(id);
-                }
-                ids.add(UUID.fromString(id));
-            } catch (IllegalArgumentException e) {
-                throw CommandException.usage("replay: --id '" + id + "' is not a UUID");
-            }
+
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        EventKey.Options key;
+
+        @Option(names = "--all", required = true, description = "Every FAILED row.")
+        boolean all;
+    }
+
+    /** The value of --id: a UUID written out in full (UUID.fromString would also take "1-2-3-4-5"). */
+    static UUID id(String id) {
+        if (!id.matches("\\p{XDigit}{8}(-\\p{XDigit}{4}){3}-\\p{XDigit}{12}")) {
+            throw new TypeConversionException("'" + id + "' is not a UUID");
         }
-        Optional<EventKey> key = EventKey.from(arguments);
-        boolean all = arguments.has("--all");
-        int selectors = (ids.isEmpty() ? 0 : 1) + (key.isPresent() ? 1 : 0) + (all ? 1 : 0);
-        if (selectors == 0) {
-            throw CommandException.usage("replay: say which FAILED rows: --id UUID, --key TYPE/ID or --all");
-        }
-        if (selectors > 1) {
-            throw CommandException.usage(all
-                    ? "replay: --all replays every FAILED row and takes no --id or --key"
-                    : "replay: give --id or --key, not both");
-        }
-        return new ReplayCommand(Collections.unmodifiableSet(ids), key, all, arguments.has("--dry-run"));
+        return UUID.fromString(id);
     }
 
     @Override
-    public int run(Connection connection, OperatorSettings settings, PrintStream out, PrintStream err)
-            throws SQLException {
+    int run(Connection connection, OperatorSettings settings, PrintWriter out, PrintWriter err) throws SQLException {
         connection.setAutoCommit(false);
         try {
             List<Replayed> replayed = replay(connection, settings);
-            Set<UUID> refused = new LinkedHashSet<>(ids);
+            Set<UUID> refused = new LinkedHashSet<>(selector.ids);
             replayed.forEach(row -> refused.remove(row.id()));
             if (!refused.isEmpty()) {
                 connection.rollback();
@@ -105,7 +107,8 @@ record ReplayCommand(Set<UUID> ids, Optional<EventKey> key, boolean all, boolean
         List<Replayed> replayed = new ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement(OutboxDatabase.sql("cli-replay", settings))) {
             // the selector: ids, or one key, or neither (--all)
-            Array byId = all || key.isPresent() ? null : connection.createArrayOf("uuid", ids.toArray());
+            Array byId = selector.ids.isEmpty() ? null : connection.createArrayOf("uuid", selector.ids.toArray());
+            Optional<EventKey> key = key();
             ps.setArray(1, byId);
             ps.setArray(2, byId);
             String aggregateType = key.map(EventKey::aggregateType).orElse(null);
@@ -140,9 +143,10 @@ record ReplayCommand(Set<UUID> ids, Optional<EventKey> key, boolean all, boolean
     }
 
     private void reportRefused(Set<UUID> refused, Map<UUID, String> statuses, OperatorSettings settings,
-            PrintStream err) {
-        String which = ids.size() == 1 ? "the id is not a FAILED row"
-                : refused.size() + " of " + ids.size() + " ids "
+            PrintWriter err) {
+        int ids = selector.ids.size();
+        String which = ids == 1 ? "the id is not a FAILED row"
+                : refused.size() + " of " + ids + " ids "
                         + (refused.size() == 1 ? "is not a FAILED row" : "are not FAILED rows");
         err.println("outbox-relay: replay refused, nothing changed" + (dryRun ? " (dry run)" : "") + ": " + which
                 + " of " + settings.table().qualified());
@@ -156,8 +160,8 @@ record ReplayCommand(Set<UUID> ids, Optional<EventKey> key, boolean all, boolean
         table.printBody(err, "  ");
     }
 
-    private void report(List<Replayed> replayed, OperatorSettings settings, PrintStream out) {
-        String scope = settings.table().qualified() + key.map(k -> " for key " + k).orElse("");
+    private void report(List<Replayed> replayed, OperatorSettings settings, PrintWriter out) {
+        String scope = settings.table().qualified() + key().map(k -> " for key " + k).orElse("");
         if (replayed.isEmpty()) {
             out.println("No FAILED rows in " + scope + ": nothing to replay.");
             return;
@@ -173,6 +177,10 @@ record ReplayCommand(Set<UUID> ids, Optional<EventKey> key, boolean all, boolean
         if (replayed.size() > LISTED) {
             out.println("  ... and " + (replayed.size() - LISTED) + " more");
         }
+    }
+
+    private Optional<EventKey> key() {
+        return Optional.ofNullable(selector.key).map(EventKey.Options::key);
     }
 
     private record Replayed(UUID id, long seq, String key, String eventType) {

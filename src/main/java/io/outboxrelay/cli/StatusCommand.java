@@ -1,6 +1,6 @@
 package io.outboxrelay.cli;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -9,29 +9,26 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import io.outboxrelay.settings.OperatorSettings;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * {@code status [--json]}: the backlog at a glance. PENDING rows and how they divide (due now, in flight under a
- * relay's lease, backing off before their next attempt), the age of the oldest PENDING row, FAILED and PUBLISHED
- * rows, and the keys held back. The first four figures come from backlog-stats.sql, the relay's own gauge query, so
- * they match /observe/metrics; the rest from cli-status.sql, in the same snapshot. Then the partitions and the relay
- * instances that own them (cli-instances.sql).
+ * The {@code status} command. PENDING, FAILED, the oldest PENDING age and keys held back come from backlog-stats.sql,
+ * the relay's own gauge query, so they match /observe/metrics; the rest from cli-status.sql, in the same snapshot;
+ * the relay instances from cli-instances.sql.
  */
-record StatusCommand(boolean json) implements OperatorCommand {
+@Command(name = "status", description = {"The backlog at a glance: PENDING rows (due now, in flight under a relay's "
+        + "lease, backing off before their next attempt), the age of the oldest one, FAILED and PUBLISHED rows, keys "
+        + "held back; then the partitions and the relay instances that own them."})
+final class StatusCommand extends OutboxCommand {
 
-    static final String USAGE = "status [--json]";
-
-    static StatusCommand parse(List<String> tokens) throws CommandException {
-        Arguments arguments = Arguments.parse("status", tokens, Set.of("--json"), Set.of());
-        return new StatusCommand(arguments.has("--json"));
-    }
+    @Option(names = "--json", description = "One JSON document on one line instead of the text.")
+    boolean json;
 
     @Override
-    public int run(Connection connection, OperatorSettings settings, PrintStream out, PrintStream err)
-            throws SQLException {
+    int run(Connection connection, OperatorSettings settings, PrintWriter out, PrintWriter err) throws SQLException {
         Map<String, Object> status = read(connection, settings);
         if (json) {
             out.println(Json.write(status));
@@ -91,7 +88,7 @@ record StatusCommand(boolean json) implements OperatorCommand {
         return status;
     }
 
-    private static void print(Map<String, Object> s, OperatorSettings settings, PrintStream out) {
+    private static void print(Map<String, Object> s, OperatorSettings settings, PrintWriter out) {
         out.println("Outbox " + s.get("table") + " at " + settings.dbUrlForDisplay());
         double age = (double) s.get("oldest_pending_age_seconds");
         new TextTable("", "", "")

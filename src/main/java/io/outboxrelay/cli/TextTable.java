@@ -1,6 +1,6 @@
 package io.outboxrelay.cli;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,16 +31,16 @@ final class TextTable {
     }
 
     /** The header, then the rows. */
-    void print(PrintStream out, String indent) {
+    void print(PrintWriter out, String indent) {
         print(out, indent, 0);
     }
 
     /** The rows without the header (which still counts for the widths). */
-    void printBody(PrintStream out, String indent) {
+    void printBody(PrintWriter out, String indent) {
         print(out, indent, 1);
     }
 
-    private void print(PrintStream out, String indent, int from) {
+    private void print(PrintWriter out, String indent, int from) {
         int columns = rows.get(0).length;
         int[] widths = new int[columns];
         for (String[] row : rows) {

@@ -3,6 +3,7 @@ package io.outboxrelay.cli;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -13,9 +14,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What every command shares: which arguments are a command, help, unknown commands, bad settings (exit 2, one line
- * naming the key, nothing run), an unreachable database (exit 1, one clear line).
+ * What every command shares: which arguments are a command, help (the top one and each command's), unknown commands,
+ * bash completion, bad settings (exit 2, one line naming the key, nothing run), an unreachable database (exit 1, one
+ * clear line).
  */
+@Tag("services")
 class CommandLineTest {
 
     private static TestDatabase db;
@@ -43,17 +46,36 @@ class CommandLineTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"help", "--help", "-h", "status --help", "replay --all --help"})
-    void helpPrintsTheUsage(String command) {
-        CliFixture.Result result = outbox.run(command.split(" "));
+    @ValueSource(strings = {"", "help", "--help", "-h"})
+    void helpPrintsTheUsageOfEveryCommand(String command) {
+        CliFixture.Result result = outbox.run(command.isEmpty() ? new String[0] : new String[] {command});
         assertEquals(0, result.exit(), result.toString());
         assertEquals("", result.err());
-        assertTrue(result.out().startsWith("Usage: java -jar outbox-relay.jar "), result.out());
-        for (String usage : new String[] {StatusCommand.USAGE, FailedCommand.USAGE, ReplayCommand.USAGE}) {
-            assertTrue(result.out().contains("\n  " + usage + "\n"), result.out());
+        assertTrue(result.out().startsWith("Usage: java -jar outbox-relay.jar [-h] COMMAND\n"), result.out());
+        assertTrue(result.out().contains("Without arguments the jar runs the relay."), result.out());
+        for (String name : new String[] {"status", "failed", "replay", "help", "completion"}) {
+            assertTrue(result.out().matches("(?s).*\n  " + name + " +[A-Z].*"), name + " listed:\n" + result.out());
         }
-        assertTrue(result.out().contains("Exit codes: 0 done, 1 database unreachable or database error, 2 bad usage "
-                + "or bad setting,\n3 replay refused (nothing changed)."), result.out());
+        assertTrue(result.out().matches("(?s).*\nExit codes:\n  0 +done\n  1 +database unreachable or database "
+                + "error\n  2 +bad usage or bad setting\n  3 +replay refused \\(nothing changed\\)\n"), result.out());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiterString = " => ", value = {
+        "status --help       => status [-h] [--json]",
+        "failed -h           => failed [-h] [--json] [--limit=N] [--key=TYPE/ID |",
+        "replay --all --help => replay [-h] [--dry-run] (--id=UUID [--id=UUID]... | --all |",
+        "help replay         => replay [-h] [--dry-run] (--id=UUID [--id=UUID]... | --all |",
+        "completion --help   => completion [-h]",
+    })
+    void aCommandsHelpPrintsItsUsageAndRunsNothing(String command, String synopsis) {
+        // a bad table would stop the command: help does not read the settings
+        CliFixture.Result result = new CliFixture(db, "outbox").set("outbox.table", "bad;name")
+                .run(command.split(" "));
+        assertEquals(0, result.exit(), result.toString());
+        assertEquals("", result.err());
+        assertTrue(result.out().startsWith("Usage: java -jar outbox-relay.jar " + synopsis), result.out());
+        assertTrue(result.out().contains("  -h, --help "), result.out());
     }
 
     @Test
@@ -61,8 +83,24 @@ class CommandLineTest {
         CliFixture.Result result = outbox.run("stauts", "--json");
         assertEquals(2, result.exit(), result.toString());
         assertEquals("", result.out());
-        assertEquals("outbox-relay: unknown command 'stauts': expected status, failed, replay or help "
-                + "(no command runs the relay) ('help' shows the usage)\n", result.err());
+        assertEquals(1, result.err().lines().count(), result.err());
+        assertTrue(result.err().startsWith("outbox-relay: unknown command 'stauts' (no command runs the relay); "
+                + "did you mean status?"), result.err());
+        assertTrue(result.err().strip().endsWith("('--help' shows the usage)"), result.err());
+    }
+
+    @Test
+    void completionPrintsABashScriptForTheCommandsAndTheirOptions() {
+        CliFixture.Result result = outbox.run("completion");
+        assertEquals(0, result.exit(), result.toString());
+        assertEquals("", result.err());
+        assertTrue(result.out().startsWith("#!/usr/bin/env bash\n"), result.out());
+        assertTrue(result.out().contains("\ncomplete -F _complete_outbox-relay -o default outbox-relay "), result.out());
+        assertTrue(result.out().contains("local commands=\"status failed replay help completion\""), result.out());
+        for (String option : new String[] {"--json", "--limit", "--key", "--aggregate-type", "--id", "--all",
+            "--dry-run"}) {
+            assertTrue(result.out().contains(option), option);
+        }
     }
 
     @ParameterizedTest(name = "{0}={1}")
@@ -89,7 +127,9 @@ class CommandLineTest {
     void badUsageIsReportedBeforeABadSetting() {
         CliFixture.Result result = new CliFixture(db, "outbox").set("outbox.table", "bad;name").run("replay");
         assertEquals(2, result.exit(), result.toString());
-        assertTrue(result.err().startsWith("outbox-relay: replay: say which FAILED rows"), result.err());
+        assertTrue(result.err().startsWith("outbox-relay: replay: Error: Missing required argument (specify one of "
+                + "these): (--id=UUID"), result.err());
+        assertFalse(result.err().contains("outbox.table"), result.err());
     }
 
     @Test

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code failed}: the FAILED rows and nothing else, oldest first, by key, limited; last_error cut or whole. */
+@Tag("services")
 class FailedCommandTest {
 
     private static final String TRACE = "org.apache.kafka.common.errors.RecordTooLargeException: The message is "
@@ -129,23 +131,41 @@ class FailedCommandTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "failed --limit 0                              | failed: --limit '0': expected an integer from 1 to 100000",
-        "failed --limit many                           | failed: --limit 'many': expected an integer from 1 to 100000",
-        "failed --limit                                | failed: --limit needs a value",
-        "failed --key order                            | failed: --key 'order': expected AGGREGATE_TYPE/AGGREGATE_ID",
-        "failed --key order/o-1 --aggregate-type order | failed: give --key or --aggregate-type with --aggregate-id",
-        "failed --aggregate-type order                 | failed: --aggregate-type and --aggregate-id go together",
-        "failed --status PENDING                       | failed: unknown option --status",
-        "failed order/o-1                              | failed: unexpected argument 'order/o-1'",
-        "failed --json=yes                             | failed: --json takes no value",
+    @CsvSource(delimiterString = " => ", value = {
+        "failed --limit 0                 => --limit '0': expected an integer from 1 to 100000",
+        "failed --limit 100001            => --limit '100001': expected an integer from 1 to 100000",
+        "failed --limit many              => Invalid value for option '--limit': 'many' is not an int",
+        "failed --limit                   => Missing required parameter for option '--limit'",
+        "failed --limit 2 --limit 3       => option '--limit' (N) should be specified only once",
+        "failed --key order               => Invalid value for option '--key': 'order' is not "
+                + "AGGREGATE_TYPE/AGGREGATE_ID",
+        "failed --key order/ --json       => Invalid value for option '--key': 'order/' is not",
+        "failed --key order/o-1 --aggregate-type order --aggregate-id o-1 => Error: --key=TYPE/ID and "
+                + "(--aggregate-type=T --aggregate-id=I) are mutually exclusive",
+        "failed --aggregate-type order    => Error: Missing required argument(s): --aggregate-id=I",
+        "failed --aggregate-id o-1        => Error: Missing required argument(s): --aggregate-type=T",
+        "failed --status PENDING          => Unknown options: '--status', 'PENDING'",
+        "failed --limt 5                  => Unknown options: '--limt', '5'; did you mean --limit?",
+        "failed order/o-1                 => Unmatched argument at index 1: 'order/o-1'",
+        "failed --json=yes                => Invalid value for option '--json': 'yes' is not a boolean",
     })
     void badUsageExitsTwoWithOneLine(String command, String message) {
-        CliFixture.Result result = outbox.run(command.split(" "));
+        assertBadUsage(outbox.run(command.split(" ")), message);
+    }
+
+    @Test
+    void anEmptyAggregateTypeOrIdIsBadUsage() {
+        assertBadUsage(outbox.run("failed", "--aggregate-type", "", "--aggregate-id", "o-1"),
+                "Invalid value for option '--aggregate-type': must not be empty");
+        assertBadUsage(outbox.run("failed", "--aggregate-type", "order", "--aggregate-id="),
+                "Invalid value for option '--aggregate-id': must not be empty");
+    }
+
+    private static void assertBadUsage(CliFixture.Result result, String message) {
         assertEquals(2, result.exit(), result.toString());
         assertEquals("", result.out());
         assertEquals(1, result.err().lines().count(), result.err());
-        assertTrue(result.err().startsWith("outbox-relay: " + message), result.err());
-        assertTrue(result.err().strip().endsWith("('help' shows the usage)"), result.err());
+        assertTrue(result.err().startsWith("outbox-relay: failed: " + message), result.err());
+        assertTrue(result.err().strip().endsWith("('failed --help' shows the usage)"), result.err());
     }
 }

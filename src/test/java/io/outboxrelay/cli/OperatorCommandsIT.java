@@ -120,8 +120,25 @@ class OperatorCommandsIT {
     void aMistypedCommandDoesNotStartARelay() throws Exception {
         CliFixture.Result result = jar(Map.of("OUTBOX_DB_URL", db.url()), "stauts");
         assertEquals(2, result.exit(), result.toString());
-        assertTrue(result.err().startsWith("outbox-relay: unknown command 'stauts'"), result.err());
+        assertTrue(result.err().startsWith("outbox-relay: unknown command 'stauts' (no command runs the relay)"),
+                result.err());
         assertEquals(1, result.err().lines().count(), result.err());
+    }
+
+    @Test
+    void helpAndCompletionComeWithTheJar() throws Exception {
+        CliFixture.Result help = jar(Map.of(), "--help");
+        assertEquals(0, help.exit(), help.toString());
+        assertEquals("", help.err());
+        assertTrue(help.out().startsWith("Usage: java -jar outbox-relay.jar [-h] COMMAND\n"), help.out());
+
+        CliFixture.Result replayHelp = jar(Map.of(), "replay", "--help");
+        assertEquals(0, replayHelp.exit(), replayHelp.toString());
+        assertTrue(replayHelp.out().startsWith("Usage: java -jar outbox-relay.jar replay "), replayHelp.out());
+
+        CliFixture.Result completion = jar(Map.of(), "completion");
+        assertEquals(0, completion.exit(), completion.toString());
+        assertTrue(completion.out().contains("\ncomplete -F _complete_outbox-relay "), completion.out());
     }
 
     private static CliFixture.Result jar(Map<String, String> environment, String... args) throws Exception {

@@ -14,6 +14,7 @@ import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code replay}: exactly the FAILED rows selected become PENDING (attempts 0, due now, no lease), every other row is
  * left as it was, a PENDING or unknown id refuses the whole replay, and the relays' channel is notified on commit.
  */
+@Tag("services")
 class ReplayCommandTest {
 
     private static TestDatabase db;
@@ -186,17 +188,23 @@ class ReplayCommandTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "replay                                    | replay: say which FAILED rows: --id UUID, --key TYPE/ID or --all",
-        "replay --dry-run                          | replay: say which FAILED rows",
-        "replay --all --key order/a                | replay: --all replays every FAILED row and takes no --id or --key",
-        "replay --all --id 3f2e6f0a-1c1d-4a8e-9a43-7b0f5d0b9e11 | replay: --all replays every FAILED row",
-        "replay --id 3f2e6f0a-1c1d-4a8e-9a43-7b0f5d0b9e11 --key order/a | replay: give --id or --key, not both",
-        "replay --id 42                            | replay: --id '42' is not a UUID",
-        "replay --id                               | replay: --id needs a value",
-        "replay --key order                        | replay: --key 'order': expected AGGREGATE_TYPE/AGGREGATE_ID",
-        "replay --all --force                      | replay: unknown option --force",
-        "replay all                                | replay: unexpected argument 'all'",
+    @CsvSource(delimiterString = " => ", value = {
+        "replay                                    => Error: Missing required argument (specify one of these): "
+                + "(--id=UUID [--id=UUID]... | --all | (--key=TYPE/ID | (--aggregate-type=T --aggregate-id=I)))",
+        "replay --dry-run                          => Error: Missing required argument (specify one of these)",
+        "replay --all --key order/a                => Error: --all and (--key=TYPE/ID | (--aggregate-type=T "
+                + "--aggregate-id=I)) are mutually exclusive",
+        "replay --all --id 3f2e6f0a-1c1d-4a8e-9a43-7b0f5d0b9e11 => Error: --id=UUID, --all are mutually exclusive",
+        "replay --id 3f2e6f0a-1c1d-4a8e-9a43-7b0f5d0b9e11 --key order/a => Error: --id=UUID and (--key=TYPE/ID | "
+                + "(--aggregate-type=T --aggregate-id=I)) are mutually exclusive",
+        "replay --all --aggregate-type order --aggregate-id a => are mutually exclusive",
+        "replay --id 42                            => Invalid value for option '--id' (UUID): '42' is not a UUID",
+        "replay --id 1-2-3-4-5                     => Invalid value for option '--id' (UUID): '1-2-3-4-5' is not a UUID",
+        "replay --id                               => Missing required parameter for option '--id' (UUID)",
+        "replay --key order                        => Invalid value for option '--key': 'order' is not "
+                + "AGGREGATE_TYPE/AGGREGATE_ID",
+        "replay --all --force                      => Unknown option: '--force'",
+        "replay all                                => Unmatched argument at index 1: 'all'",
     })
     void badUsageExitsTwoAndChangesNothing(String command, String message) {
         List<Map<String, Object>> before = outbox.snapshot();
@@ -204,7 +212,9 @@ class ReplayCommandTest {
         assertEquals(2, result.exit(), result.toString());
         assertEquals("", result.out());
         assertEquals(1, result.err().lines().count(), result.err());
-        assertTrue(result.err().startsWith("outbox-relay: " + message), result.err());
+        assertTrue(result.err().startsWith("outbox-relay: replay: "), result.err());
+        assertTrue(result.err().contains(message), result.err());
+        assertTrue(result.err().strip().endsWith("('replay --help' shows the usage)"), result.err());
         assertEquals(before, outbox.snapshot());
     }
 

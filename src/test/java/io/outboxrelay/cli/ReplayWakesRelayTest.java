@@ -11,6 +11,7 @@ import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * safety-net poll is set to 10 minutes, so only the replay's notification can wake it in time; a replay by plain SQL
  * (an UPDATE, which the insert trigger does not announce) shows that the relay would otherwise not have looked.
  */
+@Tag("services")
 class ReplayWakesRelayTest {
 
     private static final String TYPE = "cli" + UUID.randomUUID().toString().substring(0, 8);

@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code status}: every figure matches the rows in the table, as text and as JSON. */
+@Tag("services")
 class StatusCommandTest {
 
     private static TestDatabase db;
