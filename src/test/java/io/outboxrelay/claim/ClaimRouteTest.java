@@ -1,0 +1,184 @@
+package io.outboxrelay.claim;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import io.outboxrelay.event.OutboxEvent;
+import io.outboxrelay.failure.FailedAttempts;
+import io.outboxrelay.support.RelayRoutesTestSupport;
+import org.apache.camel.Exchange;
+import org.apache.camel.builder.AdviceWith;
+import org.apache.camel.builder.NotifyBuilder;
+import org.apache.camel.component.mock.MockEndpoint;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The claim route (routes/claim.camel.yaml) as a route, with the publish and failure routes: a wake-up claims a
+ * batch (the claim SQL advised into a mock returning rows), sends it one by one (outbox.endpoint is a mock, not a
+ * Kafka topic, so nothing goes in parts) and marks what was acknowledged (the mark SQL advised into a mock that
+ * shows the ids).
+ */
+// a route that redelivers forever would otherwise hang the unit layer
+@Timeout(20)
+class ClaimRouteTest extends RelayRoutesTestSupport {
+
+    private static final String CLAIM = "mock:claim";
+    private static final String MARK = "mock:mark";
+
+    @Override
+    protected List<String> routeFiles() {
+        return List.of("failure.camel.yaml", "publish.camel.yaml", "claim.camel.yaml");
+    }
+
+    @Override
+    protected Properties properties() {
+        Properties properties = super.properties();
+        // one claim at a time: a wake-up is one claim, and a claim that found events is followed by exactly one more
+        properties.setProperty("outbox.concurrent-claims", "1");
+        return properties;
+    }
+
+    @Override
+    protected void advise() throws Exception {
+        AdviceWith.adviceWith(context, "outbox-claim", route -> {
+            // the same queue and consumers; a seda consumer started with the context first sleeps its poll
+            // timeout (1 s by default), which would make every test a second longer
+            route.replaceFromWith(context.resolvePropertyPlaceholders(
+                    "seda:outbox-claims?size={{outbox.concurrent-claims}}"
+                            + "&concurrentConsumers={{outbox.concurrent-claims}}&pollTimeout=20"));
+            route.weaveById("claim-events").replace().to(CLAIM);
+            route.weaveById("mark-published").replace().to(MARK);
+        });
+        // the safety-net poll would add claims on its own schedule
+        AdviceWith.adviceWith(context, "outbox-poll", route -> route.replaceFromWith("direct:outbox-poll"));
+    }
+
+    @BeforeEach
+    void ownPartitionZero() {
+        partitionGrants.heartbeatParameters();
+        partitionGrants.heartbeat(List.of(Map.of("partition_number", 0, "taken", true, "giving_up", false,
+                "live_instances", 1)));
+    }
+
+    @Test
+    void aMixedBatchMarksWhatWasAcknowledgedAndHoldsBackTheFailedKey() throws Exception {
+        // claim order: a1 fails; a2 and a3 are behind it on key A; b1 and c1 are other keys
+        claimReturns(event("a1", "A"), event("b1", "B"), event("a2", "A"), event("c1", "C"), event("a3", "A"));
+        MockEndpoint broker = getMockEndpoint(ORDERS);
+        broker.whenAnyExchangeReceived(exchange -> {
+            if ("a1".equals(exchange.getMessage().getHeader("ce_id"))) {
+                throw new IllegalStateException("rejected");
+            }
+        });
+        MockEndpoint recorded = getMockEndpoint(RECORD_FAILURE);
+        recorded.expectedMessageCount(1);
+        recorded.expectedPropertyReceived(FailedAttempts.EVENT_ID, "a1");
+        MockEndpoint mark = getMockEndpoint(MARK);
+        mark.expectedMessageCount(1);
+
+        claimAndWait();
+
+        MockEndpoint.assertIsSatisfied(recorded, mark);
+        assertEquals(Set.of("b1", "c1"), markedIds(0));
+        int redeliveries = Integer.parseInt(
+                context.resolvePropertyPlaceholders("{{outbox.redelivery.maximum-redeliveries}}"));
+        List<Object> expected = new ArrayList<>(Collections.nCopies(1 + redeliveries, "a1"));
+        expected.addAll(List.of("b1", "c1"));
+        List<Object> sent = broker.getReceivedExchanges().stream().map(e -> e.getMessage().getHeader("ce_id")).toList();
+        assertEquals(expected, sent, "a1 with its redeliveries, then the other keys in claim order; a2 and a3 never");
+        assertEquals(5.0, count("outbox.events.claimed"));
+        assertEquals(2.0, count("outbox.events.published"));
+        assertEquals(1.0, count("outbox.publish.failures"));
+    }
+
+    @Test
+    void theClaimReadsTheGrantedPartitionsAndReleasesThemAfterwards() throws Exception {
+        claimReturns(event("a1", "A"));
+        MockEndpoint claim = getMockEndpoint(CLAIM);
+
+        claimAndWait();
+
+        Map<?, ?> parameters = claim.getReceivedExchanges().get(0).getMessage().getBody(Map.class);
+        assertArrayEquals(new Integer[] {0}, (Integer[]) parameters.get("partitions"));
+        int perClaim = Integer.parseInt(context.resolvePropertyPlaceholders("{{outbox.batch-size}}"));
+        assertEquals(perClaim, parameters.get("perPartition"), "one claim, one partition: the whole batch size");
+        assertEquals(0, partitionGrants.busyPartitions().length);
+        assertEquals(Set.of("a1"), markedIds(0));
+    }
+
+    @Test
+    void aBrokerOutageStopsTheBatchMarksWhatWasAcknowledgedAndPausesClaiming() throws Exception {
+        claimReturns(event("a1", "A"), event("b1", "B"), event("c1", "C"));
+        brokerProblem = "Kafka unreachable";
+        MockEndpoint broker = getMockEndpoint(ORDERS);
+        broker.whenAnyExchangeReceived(exchange -> {
+            if ("b1".equals(exchange.getMessage().getHeader("ce_id"))) {
+                throw new TimeoutException("Expiring 1 record(s)");
+            }
+        });
+        getMockEndpoint(RECORD_FAILURE).expectedMessageCount(0);
+        getMockEndpoint(MARK).expectedMessageCount(1);
+        // the claim that found events asks for another: the outage must keep it from reading the table
+        getMockEndpoint(CLAIM).expectedMessageCount(1);
+
+        claimAndWait();
+
+        MockEndpoint.assertIsSatisfied(context);
+        assertEquals(Set.of("a1"), markedIds(0));
+        assertEquals(List.of("a1", "b1"),
+                broker.getReceivedExchanges().stream().map(e -> e.getMessage().getHeader("ce_id")).toList(),
+                "c1 is not sent into an outage");
+        assertTrue(brokerOutage.isDown());
+        assertEquals(0.0, count("outbox.publish.failures"));
+    }
+
+    @Test
+    void aMarkThatFailsLeavesTheEventsPendingAndFreesThePartitions() throws Exception {
+        claimReturns(event("a1", "A"));
+        getMockEndpoint(MARK).whenExchangeReceived(1, exchange -> {
+            throw new IllegalStateException("database went away");
+        });
+
+        claimAndWait();
+
+        assertEquals(1, getMockEndpoint(ORDERS).getReceivedCounter(), "sent");
+        assertEquals(0.0, count("outbox.events.published"), "but not counted: not marked");
+        assertEquals(0, partitionGrants.busyPartitions().length, "the next claim may read them again");
+        assertEquals(0, getMockEndpoint(RECORD_FAILURE).getReceivedCounter(), "the event did not fail");
+    }
+
+    // --- helpers
+
+    /** The claim SQL's answer: these rows the first time, none afterwards. */
+    private void claimReturns(OutboxEvent... events) {
+        MockEndpoint claim = getMockEndpoint(CLAIM);
+        claim.whenExchangeReceived(1, exchange -> exchange.getMessage().setBody(List.of(events)));
+        claim.whenAnyExchangeReceived(exchange -> exchange.getMessage().setBody(List.of()));
+    }
+
+    /** Wakes the claims as an insert does, and waits for this claim and the one it asks for afterwards. */
+    private void claimAndWait() {
+        // the claims' own exchanges, not the split's exchange per event
+        NotifyBuilder claims = new NotifyBuilder(context).fromRoute("outbox-claim")
+                .filter(exchange -> exchange.getProperty(Exchange.SPLIT_INDEX) == null).whenDone(2).create();
+        template.sendBody("direct:outbox-wake", null);
+        assertTrue(claims.matches(10, TimeUnit.SECONDS), "the claims did not finish");
+    }
+
+    private Set<String> markedIds(int index) {
+        Map<?, ?> parameters = getMockEndpoint(MARK).getReceivedExchanges().get(index).getMessage().getBody(Map.class);
+        return Set.of((String[]) parameters.get("ids"));
+    }
+}

@@ -1,0 +1,155 @@
+package io.outboxrelay.publish;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.OutboxEvent;
+import org.apache.camel.Message;
+import org.apache.camel.component.kafka.KafkaConstants;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * How a claimed batch is planned: Kafka events grouped into a part per destination, in claim order; what goes one by
+ * one instead (other transports, unpublishable rows, records too large for their topic, and their keys' later events).
+ */
+class BatchPartsTest {
+
+    private static final String ENDPOINT = "kafka:outbox.event.${header.ce_aggregatetype}";
+
+    private final DefaultCamelContext context = new DefaultCamelContext();
+    private final CloudEventsMapper mapper = new CloudEventsMapper("/test", true);
+    private final FakeKafkaAdmin admin = new FakeKafkaAdmin()
+            .limit("outbox.event.order", 1_000_000).limit("outbox.event.customer", 1_000_000);
+
+    @Test
+    void kafkaEventsGoAsOnePartPerDestinationInClaimOrder() {
+        EventBatch batch = EventBatch.of(List.of(order("o1", "A"), customer("c1", "X"), order("o2", "B"),
+                order("o3", "A"), customer("c2", "X")));
+
+        PublishPlan plan = parts(ENDPOINT).plan(batch);
+
+        assertEquals(2, plan.parts().size());
+        Message orders = plan.parts().get(0);
+        assertEquals(List.of("o1", "o2", "o3"), ids(orders));
+        assertEquals(List.of("c1", "c2"), ids(plan.parts().get(1)));
+        assertEquals("o1", orders.getHeader("ce_id"), "a part's headers are its first event's");
+        assertEquals("order", orders.getHeader("ce_aggregatetype"), "so outbox.endpoint resolves to its destination");
+        Message first = eventMessages(orders).get(0);
+        assertEquals("A", first.getHeader(KafkaConstants.KEY), "each event keeps its own key and headers");
+        assertEquals("{\"n\":\"o1\"}", first.getBody(String.class));
+    }
+
+    @Test
+    void eventsAcknowledgedInTheirPartAreNotSentAgain() {
+        EventBatch batch = EventBatch.of(List.of(order("o1", "A"), order("o2", "B"), order("o3", "C")));
+        PublishPlan plan = parts(ENDPOINT).plan(batch);
+        List<Message> sent = eventMessages(plan.parts().get(0));
+        // camel-kafka's answer per record: o1 and o3 appended, o2 not
+        acknowledge(sent.get(0), 10);
+        acknowledge(sent.get(2), 11);
+
+        assertEquals(List.of("o2"), plan.collect(batch), "what the broker did not acknowledge goes one by one");
+        assertTrue(batch.isPublished("o1") && batch.isPublished("o3"));
+    }
+
+    @Test
+    void otherTransportsSendEveryEventOneByOneInClaimOrder() {
+        EventBatch batch = EventBatch.of(List.of(order("o1", "A"), customer("c1", "X"), order("o2", "A")));
+
+        PublishPlan plan = parts("jms:queue:${header.ce_aggregatetype}").plan(batch);
+
+        assertEquals(List.of(), plan.parts());
+        assertEquals(List.of("o1", "c1", "o2"), plan.collect(batch));
+    }
+
+    @Test
+    void anUnpublishableEventAndItsKeysLaterEventsGoOneByOne() {
+        OutboxEvent broken = new OutboxEvent("o2", 2, 0, "order", "A", "Placed", "{}", "[\"not an object\"]",
+                Instant.EPOCH, 0, false);
+        EventBatch batch = EventBatch.of(List.of(order("o1", "A"), order("b1", "B"), broken, order("o3", "A"),
+                order("b2", "B")));
+
+        PublishPlan plan = parts(ENDPOINT).plan(batch);
+
+        assertEquals(List.of("o1", "b1", "b2"), ids(plan.parts().get(0)),
+                "the key's events before it go in the part, other keys carry on");
+        assertEquals(List.of("o1", "b1", "o2", "o3", "b2"), plan.collect(batch),
+                "nothing acknowledged yet: all in claim order, o2 then o3 alone");
+    }
+
+    @Test
+    void aRecordTooLargeForItsTopicAndItsKeysLaterEventsGoOneByOne() {
+        admin.limit("outbox.event.order", 600);
+        String payload = "{\"x\":\"" + incompressible(700) + "\"}";
+        OutboxEvent large = new OutboxEvent("o2", 2, 0, "order", "A", "Placed", payload, null, Instant.EPOCH, 0, false);
+        EventBatch batch = EventBatch.of(List.of(order("o1", "A"), large, order("o3", "A"), order("b1", "B")));
+
+        PublishPlan plan = parts(ENDPOINT).plan(batch);
+
+        assertEquals(List.of("o1", "b1"), ids(plan.parts().get(0)));
+        List<Message> sent = eventMessages(plan.parts().get(0));
+        acknowledge(sent.get(0), 1);
+        acknowledge(sent.get(1), 2);
+        assertEquals(List.of("o2", "o3"), plan.collect(batch), "the large one is refused alone, its key waits on it");
+    }
+
+    @Test
+    void anEmptyBatchHasNothingToSend() {
+        EventBatch batch = EventBatch.of(List.of());
+
+        PublishPlan plan = parts(ENDPOINT).plan(batch);
+
+        assertEquals(List.of(), plan.parts());
+        assertEquals(List.of(), plan.collect(batch));
+    }
+
+    private BatchParts parts(String endpoint) {
+        Destinations destinations = new Destinations(context, endpoint);
+        return new BatchParts(context, mapper, destinations,
+                new RecordSizeCheck(destinations, new TopicLimits(admin), "lz4"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Message> eventMessages(Message part) {
+        return (List<Message>) part.getBody(List.class);
+    }
+
+    private static List<String> ids(Message part) {
+        List<String> ids = new ArrayList<>();
+        eventMessages(part).forEach(m -> ids.add(m.getHeader("ce_id", String.class)));
+        return ids;
+    }
+
+    private static void acknowledge(Message event, long offset) {
+        event.setHeader(KafkaConstants.KAFKA_RECORD_META,
+                List.of(new RecordMetadata(new TopicPartition("t", 0), offset, 0, 0, 1, 2)));
+    }
+
+    /** Text lz4 cannot shrink: the size check compresses as the producer does. */
+    private static String incompressible(int length) {
+        java.util.Random random = new java.util.Random(length);
+        StringBuilder text = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            text.append((char) ('a' + random.nextInt(26)));
+        }
+        return text.toString();
+    }
+
+    private static OutboxEvent order(String id, String aggregateId) {
+        return new OutboxEvent(id, 1, 0, "order", aggregateId, "Placed", "{\"n\":\"" + id + "\"}", null,
+                Instant.EPOCH, 0, false);
+    }
+
+    private static OutboxEvent customer(String id, String aggregateId) {
+        return new OutboxEvent(id, 1, 0, "customer", aggregateId, "Registered", "{\"n\":\"" + id + "\"}", null,
+                Instant.EPOCH, 0, false);
+    }
+}

@@ -1,0 +1,141 @@
+package io.outboxrelay.publish;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** When a failed send counts as a broker outage, and how claiming pauses and resumes: on a clock the test moves. */
+class BrokerOutageTest {
+
+    private final MovableClock clock = new MovableClock();
+    private final AtomicInteger probes = new AtomicInteger();
+    private volatile String problem;
+    private final BrokerOutage outage = new BrokerOutage(() -> {
+        probes.incrementAndGet();
+        return problem;
+    }, clock);
+
+    @Test
+    void aBrokerThatAnswersTheProbeIsNoOutage() {
+        assertFalse(outage.isBrokerUnreachable(), "the failure is the message's");
+        assertFalse(outage.isDown());
+        assertTrue(outage.mayClaim());
+    }
+
+    @Test
+    void aBrokerThatDoesNotAnswerPausesClaimingForASecond() {
+        problem = "connection refused";
+
+        assertTrue(outage.isBrokerUnreachable());
+        assertTrue(outage.isDown());
+        assertFalse(outage.mayClaim());
+        clock.advance(Duration.ofMillis(999));
+        assertFalse(outage.mayClaim());
+        assertEquals(1, probes.get(), "no probe during the pause");
+    }
+
+    @Test
+    void claimingResumesAtTheFirstProbeThatIsAnswered() {
+        problem = "connection refused";
+        outage.isBrokerUnreachable();
+
+        problem = null;
+        clock.advance(Duration.ofMillis(1001));
+
+        assertTrue(outage.mayClaim());
+        assertFalse(outage.isDown());
+        assertEquals(2, probes.get());
+    }
+
+    @Test
+    void whileTheBrokerStaysDownThePauseDoublesUpToTenSeconds() {
+        problem = "connection refused";
+        outage.isBrokerUnreachable();
+        long[] expectedPauses = {2_000, 4_000, 8_000, 10_000, 10_000};
+        clock.advance(Duration.ofMillis(1_001));
+
+        for (long pause : expectedPauses) {
+            assertFalse(outage.mayClaim(), "probed, still down");
+            clock.advance(Duration.ofMillis(pause - 1));
+            assertFalse(outage.mayClaim(), "paused for " + pause + " ms");
+            clock.advance(Duration.ofMillis(2));
+        }
+        assertEquals(1 + expectedPauses.length, probes.get(), "one probe per pause");
+    }
+
+    @Test
+    void afterARecoveryTheNextOutageStartsWithTheShortPauseAgain() {
+        problem = "down";
+        outage.isBrokerUnreachable();
+        clock.advance(Duration.ofMillis(1_001));
+        outage.mayClaim(); // still down: the pause is now 2 s
+        problem = null;
+        clock.advance(Duration.ofMillis(2_001));
+        assertTrue(outage.mayClaim());
+
+        problem = "down again";
+        clock.advance(Duration.ofMillis(1_001));
+        assertTrue(outage.isBrokerUnreachable());
+        clock.advance(Duration.ofMillis(1_001));
+        problem = null;
+        assertTrue(outage.mayClaim(), "the pause is one second again, not the two of the last outage");
+    }
+
+    @Test
+    void oneProbeAnswersForTheFailuresOfASecond() {
+        for (int i = 0; i < 50; i++) {
+            assertFalse(outage.isBrokerUnreachable());
+        }
+        assertEquals(1, probes.get(), "a batch of failing events does not probe per event");
+
+        clock.advance(Duration.ofMillis(1_001));
+        problem = "gone";
+        assertTrue(outage.isBrokerUnreachable());
+        assertEquals(2, probes.get());
+    }
+
+    @Test
+    void whileDownEveryFailureIsAnOutageWithoutProbing() {
+        problem = "down";
+        outage.isBrokerUnreachable();
+        problem = null;
+        clock.advance(Duration.ofSeconds(5));
+
+        assertTrue(outage.isBrokerUnreachable(), "only mayClaim's probe ends an outage");
+        assertEquals(1, probes.get());
+    }
+
+    /** A clock the test moves by hand. */
+    static final class MovableClock extends Clock {
+
+        private Instant now = Instant.parse("2024-01-01T00:00:00Z");
+
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+}

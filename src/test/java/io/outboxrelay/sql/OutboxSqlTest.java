@@ -1,0 +1,114 @@
+package io.outboxrelay.sql;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The SQL files' {{...}} placeholders: resolved from the settings, none left behind, a missing value named. */
+class OutboxSqlTest {
+
+    /** What the operator commands resolve every statement with (cli.OutboxDatabase). */
+    private static final Map<String, String> OPERATOR_VALUES = Map.of("outbox.table", "app.outbox",
+            "outbox.failed-blocks-key", "true");
+
+    @Test
+    void placeholdersAreReplacedByTheirValues() {
+        String mark = OutboxSql.resolved("mark", Map.of("outbox.table", "app.outbox"));
+
+        assertTrue(mark.contains("UPDATE app.outbox"), mark);
+        assertFalse(mark.contains("{{"), mark);
+    }
+
+    @Test
+    void everyPlaceholderOfAStatementIsReplaced() {
+        String claim = OutboxSql.resolved("claim", Map.of("outbox.table", "app.outbox"));
+
+        assertTrue(claim.contains("FROM app.outbox o"), claim);
+        assertTrue(claim.contains("JOIN app.outbox_partitions p"), claim);
+        assertTrue(claim.contains("app.outbox_held_keys h"), claim);
+    }
+
+    @Test
+    void aMissingValueFailsNamingThePlaceholderAndTheFile() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> OutboxSql.resolved("backlog-stats", Map.of("outbox.table", "outbox")));
+
+        assertEquals("sql/backlog-stats.sql: no value for {{outbox.failed-blocks-key}}", e.getMessage());
+    }
+
+    @Test
+    void anUnknownStatementFailsNamingIt() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> OutboxSql.resolved("no-such-statement", Map.of()));
+
+        assertEquals("missing sql/no-such-statement.sql", e.getMessage());
+    }
+
+    @Test
+    void everyStatementFileResolvesWithTheOperatorsValues() throws IOException, URISyntaxException {
+        List<String> names = statementFiles();
+        assertTrue(names.containsAll(OutboxSql.STATEMENTS), "the routes' statements are among " + names);
+
+        for (String name : names) {
+            String sql = OutboxSql.resolved(name, OPERATOR_VALUES);
+            assertFalse(sql.contains("{{"), name);
+            assertEquals(OutboxSql.load(name).contains("{{outbox.table}}"), sql.contains("app.outbox"), name);
+        }
+    }
+
+    @Test
+    void theRoutesStatementsResolveFromTheContextsProperties() throws Exception {
+        Properties properties = new Properties();
+        try (var in = getClass().getClassLoader().getResourceAsStream("application.properties")) {
+            properties.load(in);
+        }
+        properties.setProperty("outbox.table", "relay.events");
+        try (DefaultCamelContext context = new DefaultCamelContext()) {
+            context.getPropertiesComponent().setInitialProperties(properties);
+
+            for (String name : OutboxSql.STATEMENTS) {
+                String sql = OutboxSql.resolved(context, name);
+                assertFalse(sql.contains("{{"), name);
+                assertTrue(sql.contains("relay.events"), name);
+            }
+            // the settings camel-sql binds per exchange are simple expressions, left for camel-sql
+            assertTrue(OutboxSql.resolved(context, "record-failure").contains("${bean:relaySettings.maxAttempts}"));
+        }
+    }
+
+    @Test
+    void theRoutesStatementsAreBoundAsSqlRefBeans() throws Exception {
+        try (DefaultCamelContext context = new DefaultCamelContext()) {
+            context.getPropertiesComponent().addInitialProperty("outbox.table", "outbox");
+            context.getPropertiesComponent().addInitialProperty("outbox.failed-blocks-key", "false");
+
+            OutboxSql.bind(context);
+
+            for (String name : OutboxSql.STATEMENTS) {
+                assertEquals(OutboxSql.resolved(context, name), context.getRegistry().lookupByName("sql." + name));
+            }
+        }
+    }
+
+    /** The names of src/main/resources/sql/*.sql, as built onto the classpath. */
+    private static List<String> statementFiles() throws IOException, URISyntaxException {
+        Path folder = Path.of(OutboxSql.class.getClassLoader().getResource("sql/mark.sql").toURI()).getParent();
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".sql"))
+                    .map(n -> n.substring(0, n.length() - 4)).sorted().toList();
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package io.outboxrelay.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.outboxrelay.claim.PartitionGrants;
+import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.OutboxEvent;
+import io.outboxrelay.failure.FailedAttempts;
+import io.outboxrelay.metrics.RelayMetrics;
+import io.outboxrelay.publish.BatchParts;
+import io.outboxrelay.publish.BrokerOutage;
+import io.outboxrelay.publish.CloudEventsMapper;
+import io.outboxrelay.publish.Destinations;
+import io.outboxrelay.publish.KafkaAdmin;
+import io.outboxrelay.publish.RecordSizeCheck;
+import io.outboxrelay.publish.SendOutcomes;
+import io.outboxrelay.publish.TopicLimits;
+import org.apache.camel.Message;
+import org.apache.camel.builder.AdviceWith;
+import org.apache.camel.spi.Registry;
+import org.apache.camel.spi.Resource;
+import org.apache.camel.support.PluginHelper;
+import org.apache.camel.support.ResourceHelper;
+import org.apache.camel.test.junit5.CamelContextConfiguration;
+import org.apache.camel.test.junit5.CamelTestSupport;
+import org.apache.camel.test.junit5.TestExecutionConfiguration;
+
+/**
+ * The relay's real YAML routes in a Camel test context, without a database or a broker: outbox.endpoint is a mock
+ * endpoint per aggregate type (mock:outbox.event.TYPE), the SQL steps are advised into mock endpoints, and the beans
+ * the routes call are the relay's own classes, built as config.RelayConfiguration builds them, except the broker
+ * probe (the test says whether the broker answers) and the clock (fixed: a probe's answer lasts the whole test).
+ * No DataSource is bound: a route step that reached the database would fail to resolve #outboxDataSource.
+ */
+public abstract class RelayRoutesTestSupport extends CamelTestSupport {
+
+    /** Where order events go (outbox.endpoint evaluated with ce_aggregatetype=order). */
+    protected static final String ORDERS = "mock:outbox.event.order";
+    /** The record-failure route's SQL step (sql/record-failure.sql), advised. */
+    protected static final String RECORD_FAILURE = "mock:record-failure";
+
+    protected final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    /** What the broker probe answers: null while the broker answers, else why not. */
+    protected volatile String brokerProblem;
+    protected final AtomicInteger probes = new AtomicInteger();
+    /** Events turned into messages by the routes' cloudEventsMapper. */
+    protected final AtomicInteger mapped = new AtomicInteger();
+
+    protected BrokerOutage brokerOutage;
+    protected PartitionGrants partitionGrants;
+
+    /** The route files under src/main/resources/routes/ this test runs. */
+    protected abstract List<String> routeFiles();
+
+    /** Replaces what else would reach the database or wait on a timer. */
+    protected void advise() throws Exception {
+    }
+
+    /** application.properties with the test's endpoint and fast redeliveries. */
+    protected Properties properties() {
+        Properties properties = new Properties();
+        try (InputStream in = getClass().getClassLoader().getResourceAsStream("application.properties")) {
+            properties.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        properties.setProperty("outbox.endpoint", "mock:outbox.event.${header.ce_aggregatetype}");
+        // not the default (3): the count seen must come from the setting
+        properties.setProperty("outbox.redelivery.maximum-redeliveries", "2");
+        properties.setProperty("outbox.redelivery.delay-ms", "1");
+        return properties;
+    }
+
+    @Override
+    public void configureTest(TestExecutionConfiguration configuration) {
+        super.configureTest(configuration);
+        // the routes are advised before the context starts (doPostSetup starts it)
+        configuration.withUseAdviceWith(true);
+    }
+
+    @Override
+    public void configureContext(CamelContextConfiguration configuration) {
+        super.configureContext(configuration);
+        configuration.withUseOverridePropertiesWithPropertiesComponent(properties());
+    }
+
+    @Override
+    protected void doPostSetup() throws Exception {
+        bindRelayBeans(context.getRegistry());
+        List<Resource> routes = new ArrayList<>();
+        for (String file : routeFiles()) {
+            routes.add(ResourceHelper.resolveMandatoryResource(context, "classpath:routes/" + file));
+        }
+        PluginHelper.getRoutesLoader(context).loadRoutes(routes.toArray(new Resource[0]));
+        AdviceWith.adviceWith(context, "outbox-record-failure",
+                route -> route.weaveById("record-failure").replace().to(RECORD_FAILURE));
+        advise();
+        context.start();
+        // what sql/record-failure.sql returns: the row's status afterwards
+        getMockEndpoint(RECORD_FAILURE).whenAnyExchangeReceived(exchange -> exchange.getMessage().setBody("PENDING"));
+    }
+
+    private void bindRelayBeans(Registry registry) {
+        String endpoint = context.resolvePropertyPlaceholders("{{outbox.endpoint}}");
+        RelayMetrics metrics = new RelayMetrics(meters);
+        CloudEventsMapper mapper = new CountingMapper(context.resolvePropertyPlaceholders("{{outbox.source}}"), mapped);
+        Destinations destinations = new Destinations(context, endpoint);
+        RecordSizeCheck sizeCheck = new RecordSizeCheck(destinations, new TopicLimits(new NoKafka()), null);
+        brokerOutage = new BrokerOutage(() -> {
+            probes.incrementAndGet();
+            return brokerProblem;
+        }, Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC));
+        partitionGrants = new PartitionGrants(integer("outbox.concurrent-claims"), integer("outbox.batch-size"),
+                Duration.parse(context.resolvePropertyPlaceholders("{{outbox.lease}}")), metrics::owned);
+
+        registry.bind("relayMetrics", metrics);
+        registry.bind("cloudEventsMapper", mapper);
+        registry.bind("recordSizeCheck", sizeCheck);
+        registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck));
+        registry.bind("sendOutcomes", new SendOutcomes());
+        registry.bind("brokerOutage", brokerOutage);
+        registry.bind("failedAttempts", new FailedAttempts(metrics));
+        registry.bind("partitionGrants", partitionGrants);
+    }
+
+    private int integer(String key) {
+        return Integer.parseInt(context.resolvePropertyPlaceholders("{{" + key + "}}"));
+    }
+
+    // --- helpers for the tests
+
+    protected static OutboxEvent event(String id, String aggregateId) {
+        return new OutboxEvent(id, 1, 0, "order", aggregateId, "OrderPlaced", "{\"id\":\"" + id + "\"}", null,
+                Instant.parse("2024-01-01T00:00:00Z"), 0, false);
+    }
+
+    protected static EventBatch batch(OutboxEvent... events) {
+        return EventBatch.of(List.of(events));
+    }
+
+    protected double count(String meter) {
+        return meters.counter(meter).count();
+    }
+
+    /** The relay's mapper, counting the events it maps (a redelivered mapping step maps again). */
+    public static final class CountingMapper extends CloudEventsMapper {
+
+        private final AtomicInteger mapped;
+
+        CountingMapper(String source, AtomicInteger mapped) {
+            super(source, true);
+            this.mapped = mapped;
+        }
+
+        @Override
+        public void write(OutboxEvent event, Message message) {
+            mapped.incrementAndGet();
+            super.write(event, message);
+        }
+    }
+
+    /** outbox.endpoint is a mock endpoint: the size check never asks Kafka anything. */
+    private static final class NoKafka extends KafkaAdmin {
+
+        NoKafka() {
+            super(null);
+        }
+
+        @Override
+        public int maxMessageBytes(String topic) {
+            throw new AssertionError("no Kafka in a route test");
+        }
+
+        @Override
+        public String problem() {
+            throw new AssertionError("no Kafka in a route test");
+        }
+    }
+}
