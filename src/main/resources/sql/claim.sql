@@ -8,9 +8,7 @@
 -- with outbox.failed-blocks-key=true).
 -- Parameters: the grant (claim.PartitionGrants.Grant.parameters: partitions, perPartition) and the relay's settings.
 SELECT e.id, e.seq, e.partition_number, e.aggregate_type, e.aggregate_id, e.event_type,
-       CAST(e.payload AS text) AS payload, CAST(e.headers AS text) AS headers, e.created_at, e.attempts,
-       -- whether its key's later events wait for it (it failed before): once it is published they are claimable
-       EXISTS (SELECT 1 FROM {{outbox.table}}_held_keys h WHERE h.held_by = e.id) AS holds_key
+       CAST(e.payload AS text) AS payload, CAST(e.headers AS text) AS headers, e.created_at, e.attempts
   FROM unnest(CAST(:#partitions AS integer[])) AS g (partition_number)
   JOIN {{outbox.table}}_partitions p
     ON p.partition_number = g.partition_number

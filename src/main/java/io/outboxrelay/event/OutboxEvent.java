@@ -5,11 +5,10 @@ import java.time.Instant;
 /**
  * One claimed outbox row, as sql/claim.sql returns it (mapped by {@link OutboxEventRows}).
  *
- * @param headers  the row's headers object as JSON text, or null
- * @param holdsKey whether it failed before and its key's later events wait for it
+ * @param headers the row's headers object as JSON text, or null
  */
 public record OutboxEvent(String id, long seq, int partition, String aggregateType, String aggregateId,
-        String eventType, String payload, String headers, Instant createdAt, int attempts, boolean holdsKey) {
+        String eventType, String payload, String headers, Instant createdAt, int attempts) {
 
     /** The ordering scope: events of one key are claimed, sent and held back together. */
     public String key() {

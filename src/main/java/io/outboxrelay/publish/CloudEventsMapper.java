@@ -45,7 +45,9 @@ public class CloudEventsMapper {
      */
     public void write(OutboxEvent event, Message message) {
         Map<String, Object> headers = message.getHeaders();
-        headers.clear();
+        // Camel's own headers stay: redelivery keeps its count in CamelRedeliveryCounter, and a step that cleared it
+        // would be redelivered for ever
+        headers.keySet().removeIf(name -> !name.startsWith("Camel"));
         rowHeaders(event, headers);
         String aggregateId = event.aggregateId();
         headers.put("ce_id", event.id());

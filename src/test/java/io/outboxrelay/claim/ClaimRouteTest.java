@@ -1,5 +1,6 @@
 package io.outboxrelay.claim;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -151,12 +153,29 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
             throw new IllegalStateException("database went away");
         });
 
-        claimAndWait();
+        claimAndWait(1);
 
         assertEquals(1, getMockEndpoint(ORDERS).getReceivedCounter(), "sent");
         assertEquals(0.0, count("outbox.events.published"), "but not counted: not marked");
         assertEquals(0, partitionGrants.busyPartitions().length, "the next claim may read them again");
         assertEquals(0, getMockEndpoint(RECORD_FAILURE).getReceivedCounter(), "the event did not fail");
+    }
+
+    @Test
+    void aClaimThatFailedIsNotRepeatedAtOnce() throws Exception {
+        // the rows stay PENDING, so every claim reads them again: were a failed claim followed by another at once, a
+        // mark that keeps failing would send the same events again and again, as fast as the loop runs
+        MockEndpoint claim = getMockEndpoint(CLAIM);
+        claim.whenAnyExchangeReceived(exchange -> exchange.getMessage().setBody(List.of(event("a1", "A"))));
+        getMockEndpoint(MARK).whenAnyExchangeReceived(exchange -> {
+            throw new IllegalStateException("permission denied for table outbox");
+        });
+
+        claimAndWait(1);
+
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                .until(() -> claim.getReceivedCounter() == 1);
+        assertEquals(1, getMockEndpoint(ORDERS).getReceivedCounter(), "sent once, until a poll or a notification");
     }
 
     // --- helpers
@@ -170,9 +189,13 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
 
     /** Wakes the claims as an insert does, and waits for this claim and the one it asks for afterwards. */
     private void claimAndWait() {
+        claimAndWait(2);
+    }
+
+    private void claimAndWait(int claimCount) {
         // the claims' own exchanges, not the split's exchange per event
         NotifyBuilder claims = new NotifyBuilder(context).fromRoute("outbox-claim")
-                .filter(exchange -> exchange.getProperty(Exchange.SPLIT_INDEX) == null).whenDone(2).create();
+                .filter(exchange -> exchange.getProperty(Exchange.SPLIT_INDEX) == null).whenDone(claimCount).create();
         template.sendBody("direct:outbox-wake", null);
         assertTrue(claims.matches(10, TimeUnit.SECONDS), "the claims did not finish");
     }

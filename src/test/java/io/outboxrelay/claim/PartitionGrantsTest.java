@@ -161,7 +161,7 @@ class PartitionGrantsTest {
         List<OutboxEvent> events = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             events.add(new OutboxEvent(partition + "-" + i, i, partition, "order", "k" + partition, "E", "{}", null,
-                    java.time.Instant.EPOCH, 0, false));
+                    java.time.Instant.EPOCH, 0));
         }
         return events;
     }

@@ -96,6 +96,6 @@ class EventBatchTest {
 
     static OutboxEvent event(String id, long seq, int partition, String aggregateType, String aggregateId) {
         return new OutboxEvent(id, seq, partition, aggregateType, aggregateId, "Created", "{}", null,
-                Instant.EPOCH, 0, false);
+                Instant.EPOCH, 0);
     }
 }

@@ -97,6 +97,6 @@ class FailedAttemptsTest {
     }
 
     private static OutboxEvent event(String id, String aggregateId) {
-        return new OutboxEvent(id, 1, 0, "order", aggregateId, "Placed", "{}", null, Instant.EPOCH, 0, false);
+        return new OutboxEvent(id, 1, 0, "order", aggregateId, "Placed", "{}", null, Instant.EPOCH, 0);
     }
 }

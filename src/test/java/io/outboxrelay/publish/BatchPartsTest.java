@@ -73,7 +73,7 @@ class BatchPartsTest {
     @Test
     void anUnpublishableEventAndItsKeysLaterEventsGoOneByOne() {
         OutboxEvent broken = new OutboxEvent("o2", 2, 0, "order", "A", "Placed", "{}", "[\"not an object\"]",
-                Instant.EPOCH, 0, false);
+                Instant.EPOCH, 0);
         EventBatch batch = EventBatch.of(List.of(order("o1", "A"), order("b1", "B"), broken, order("o3", "A"),
                 order("b2", "B")));
 
@@ -89,7 +89,7 @@ class BatchPartsTest {
     void aRecordTooLargeForItsTopicAndItsKeysLaterEventsGoOneByOne() {
         admin.limit("outbox.event.order", 600);
         String payload = "{\"x\":\"" + incompressible(700) + "\"}";
-        OutboxEvent large = new OutboxEvent("o2", 2, 0, "order", "A", "Placed", payload, null, Instant.EPOCH, 0, false);
+        OutboxEvent large = new OutboxEvent("o2", 2, 0, "order", "A", "Placed", payload, null, Instant.EPOCH, 0);
         EventBatch batch = EventBatch.of(List.of(order("o1", "A"), large, order("o3", "A"), order("b1", "B")));
 
         PublishPlan plan = parts(ENDPOINT).plan(batch);
@@ -145,11 +145,11 @@ class BatchPartsTest {
 
     private static OutboxEvent order(String id, String aggregateId) {
         return new OutboxEvent(id, 1, 0, "order", aggregateId, "Placed", "{\"n\":\"" + id + "\"}", null,
-                Instant.EPOCH, 0, false);
+                Instant.EPOCH, 0);
     }
 
     private static OutboxEvent customer(String id, String aggregateId) {
         return new OutboxEvent(id, 1, 0, "customer", aggregateId, "Registered", "{\"n\":\"" + id + "\"}", null,
-                Instant.EPOCH, 0, false);
+                Instant.EPOCH, 0);
     }
 }

@@ -47,6 +47,6 @@ class PublishPlanTest {
     }
 
     private static OutboxEvent event(String id, long seq) {
-        return new OutboxEvent(id, seq, 0, "order", "k", "E", "{}", null, Instant.EPOCH, 0, false);
+        return new OutboxEvent(id, seq, 0, "order", "k", "E", "{}", null, Instant.EPOCH, 0);
     }
 }

@@ -54,7 +54,7 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
     @Test
     void anAcknowledgedEventReachesTheBrokerAsACloudEventAndCountsAsPublished() throws Exception {
         OutboxEvent traced = new OutboxEvent("c1", 7, 2, "customer", "C-9", "CustomerRegistered", "{\"name\":\"Zoë\"}",
-                "{\"traceparent\":\"00-4bf92f-01\"}", Instant.parse("2024-03-04T05:06:07Z"), 0, false);
+                "{\"traceparent\":\"00-4bf92f-01\"}", Instant.parse("2024-03-04T05:06:07Z"), 0);
         EventBatch customers = batch(traced);
         MockEndpoint broker = getMockEndpoint("mock:outbox.event.customer");
         broker.expectedMessageCount(1);
@@ -107,7 +107,7 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
     @Test
     void anUnpublishableRowIsRecordedAtOnceWithoutBeingSentOrRedelivered() throws Exception {
         OutboxEvent broken = new OutboxEvent("x1", 1, 0, "order", "X", "OrderPlaced", "{}", "[\"not\",\"an object\"]",
-                Instant.EPOCH, 0, false);
+                Instant.EPOCH, 0);
         EventBatch withBroken = batch(broken, event("x2", "X"));
         MockEndpoint recorded = getMockEndpoint(RECORD_FAILURE);
         recorded.expectedMessageCount(1);

@@ -142,7 +142,7 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
 
     protected static OutboxEvent event(String id, String aggregateId) {
         return new OutboxEvent(id, 1, 0, "order", aggregateId, "OrderPlaced", "{\"id\":\"" + id + "\"}", null,
-                Instant.parse("2024-01-01T00:00:00Z"), 0, false);
+                Instant.parse("2024-01-01T00:00:00Z"), 0);
     }
 
     protected static EventBatch batch(OutboxEvent... events) {
