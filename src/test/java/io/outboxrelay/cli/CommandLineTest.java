@@ -1,8 +1,5 @@
 package io.outboxrelay.cli;
 
-import io.outboxrelay.support.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,21 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * clear line).
  */
 @Tag("services")
-class CommandLineTest {
-
-    private static TestDatabase db;
-    private static CliFixture outbox;
-
-    @BeforeAll
-    static void table() {
-        db = TestDatabase.create();
-        outbox = new CliFixture(db, "outbox").migrate();
-    }
-
-    @AfterAll
-    static void drop() {
-        db.close();
-    }
+class CommandLineTest extends OutboxTableTestSupport {
 
     @Test
     void aFirstWordIsACommandNoArgumentsOrCamelOptionsRunTheRelay() {

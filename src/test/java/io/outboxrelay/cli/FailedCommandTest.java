@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.outboxrelay.support.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,22 +17,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code failed}: the FAILED rows and nothing else, oldest first, by key, limited; last_error cut or whole. */
 @Tag("services")
-class FailedCommandTest {
+class FailedCommandTest extends OutboxTableTestSupport {
 
     private static final String TRACE = "org.apache.kafka.common.errors.RecordTooLargeException: The message is "
             + "209715 bytes when serialized which is larger than 131072, the value of max.message.bytes\n"
             + "\tat org.apache.kafka.clients.producer.KafkaProducer.doSend(KafkaProducer.java:1100)";
 
-    private static TestDatabase db;
-    private static CliFixture outbox;
     private static final List<UUID> failed = new ArrayList<>();
     private static UUID pending;
     private static UUID published;
 
     @BeforeAll
     static void rows() {
-        db = TestDatabase.create();
-        outbox = new CliFixture(db, "outbox").migrate();
         failed.add(outbox.insert("order/o-1", "FAILED"));
         pending = outbox.insert("order/o-1", "PENDING");
         failed.add(outbox.insert("order/o-2", "FAILED"));
@@ -44,10 +38,6 @@ class FailedCommandTest {
         db.update("UPDATE outbox SET last_error = ?, attempts = 10 WHERE id = ?", TRACE, failed.get(1));
     }
 
-    @AfterAll
-    static void drop() {
-        db.close();
-    }
 
     @Test
     void listsEveryFailedRowOldestFirstWithTheFirstLineOfItsError() {

@@ -11,8 +11,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.outboxrelay.support.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,10 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The commands as operators run them: {@code java -jar target/outbox-relay.jar COMMAND}, configured by the relay's
  * environment variables. They print their answer and exit; Camel never starts (nothing of its logging appears).
  */
-class OperatorCommandsIT {
+class OperatorCommandsIT extends OutboxTableTestSupport {
 
-    private static TestDatabase db;
-    private static CliFixture outbox;
     /** A table of its own for the replay, named by OUTBOX_TABLE. */
     private static CliFixture replayOutbox;
     private static UUID failed;
@@ -34,8 +30,6 @@ class OperatorCommandsIT {
 
     @BeforeAll
     static void rows() {
-        db = TestDatabase.create();
-        outbox = new CliFixture(db, "outbox").migrate();
         outbox.insert("order/o-1", "FAILED");
         outbox.insert("order/o-2", "PENDING");
         outbox.insert("order/o-3", "PUBLISHED");
@@ -45,10 +39,6 @@ class OperatorCommandsIT {
         pending = replayOutbox.insert("order/o-2", "PENDING");
     }
 
-    @AfterAll
-    static void drop() {
-        db.close();
-    }
 
     @Test
     void statusPrintsTheBacklogAndExits() throws Exception {

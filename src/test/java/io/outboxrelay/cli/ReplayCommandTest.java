@@ -10,9 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import io.outboxrelay.support.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -30,10 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * left as it was, a PENDING or unknown id refuses the whole replay, and the relays' channel is notified on commit.
  */
 @Tag("services")
-class ReplayCommandTest {
-
-    private static TestDatabase db;
-    private static CliFixture outbox;
+class ReplayCommandTest extends OutboxTableTestSupport {
 
     private UUID failedA1;
     private UUID failedA2;
@@ -41,16 +35,7 @@ class ReplayCommandTest {
     private UUID pendingA;
     private UUID publishedB;
 
-    @BeforeAll
-    static void table() {
-        db = TestDatabase.create();
-        outbox = new CliFixture(db, "outbox").migrate();
-    }
 
-    @AfterAll
-    static void drop() {
-        db.close();
-    }
 
     @BeforeEach
     void rows() {

@@ -3,8 +3,6 @@ package io.outboxrelay.cli;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.outboxrelay.support.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -14,15 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code status}: every figure matches the rows in the table, as text and as JSON. */
 @Tag("services")
-class StatusCommandTest {
-
-    private static TestDatabase db;
-    private static CliFixture outbox;
+class StatusCommandTest extends OutboxTableTestSupport {
 
     @BeforeAll
     static void rows() {
-        db = TestDatabase.create();
-        outbox = new CliFixture(db, "outbox").migrate();
         // the oldest PENDING row, due now
         UUID oldest = outbox.insert("order/k1", "PENDING");
         db.update("UPDATE outbox SET created_at = now() - interval '2 hours' WHERE id = ?", oldest);
@@ -52,10 +45,6 @@ class StatusCommandTest {
                 + "WHERE partition_number = 9");
     }
 
-    @AfterAll
-    static void drop() {
-        db.close();
-    }
 
     @Test
     void jsonFiguresMatchTheRows() {
