@@ -58,7 +58,8 @@ public class BrokerOutage {
         if (clock.instant().isBefore(pausedUntil)) {
             return false;
         }
-        String problem = probeCached();
+        // a pause is at least as long as the probe cache: always a fresh answer here
+        String problem = probeNow();
         if (problem == null) {
             down = false;
             LOG.info("Broker reachable again, resuming claims");
@@ -76,11 +77,12 @@ public class BrokerOutage {
     }
 
     private String probeCached() {
-        Instant now = clock.instant();
-        if (now.isAfter(lastProbe.plus(PROBE_CACHE))) {
-            lastProblem = probe.problem();
-            lastProbe = clock.instant();
-        }
+        return clock.instant().isAfter(lastProbe.plus(PROBE_CACHE)) ? probeNow() : lastProblem;
+    }
+
+    private String probeNow() {
+        lastProblem = probe.problem();
+        lastProbe = clock.instant();
         return lastProblem;
     }
 }

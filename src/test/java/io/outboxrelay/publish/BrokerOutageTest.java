@@ -57,6 +57,18 @@ class BrokerOutageTest {
     }
 
     @Test
+    void theProbeAtTheEndOfThePauseIsAFreshOne() {
+        problem = "connection refused";
+        outage.isBrokerUnreachable();
+
+        problem = null;
+        clock.advance(Duration.ofSeconds(1));
+
+        assertTrue(outage.mayClaim(), "the broker answers now: the probe from the outage's start does not count");
+        assertEquals(2, probes.get());
+    }
+
+    @Test
     void whileTheBrokerStaysDownThePauseDoublesUpToTenSeconds() {
         problem = "connection refused";
         outage.isBrokerUnreachable();
