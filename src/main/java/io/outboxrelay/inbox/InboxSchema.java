@@ -32,6 +32,11 @@ public class InboxSchema {
         this.migrate = migrate;
     }
 
+    /** For the postgresql-inbox-action Kamelet's bean: the table as its (schema-validated) parameter, migrated. */
+    public InboxSchema(DataSource dataSource, String table) {
+        this(dataSource, TableName.parse("table", table), true);
+    }
+
     /** Applies the migrations on first use; throws (the message fails, and is redelivered) while it cannot. */
     public void ensureMigrated() {
         if (!ready) {

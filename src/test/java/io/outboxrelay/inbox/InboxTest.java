@@ -77,6 +77,8 @@ class InboxTest {
         String brokers = SharedKafka.broker().bootstrapServers();
         Map<String, String> settings = RelayInstance.settings(db, "kafka:unused", brokers);
         settings.put("outbox.routes-dir", routes.toString());
+        // the janitor every second
+        settings.put("outbox.retention.interval-ms", "1000");
         relay = RelayInstance.start(settings);
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
@@ -141,6 +143,19 @@ class InboxTest {
                 .until(() -> db.count("SELECT count(*) FROM applied_orders WHERE order_id = 'order-after-anonymous'") == 1);
         assertEquals(invalidBefore + 1, relay.counter("inbox.messages.invalid"));
         assertEquals(0, db.count("SELECT count(*) FROM applied_orders WHERE order_id = 'order-anonymous'"));
+    }
+
+    @Test
+    void theJanitorDeletesInboxRowsOlderThanTheRetention() throws Exception {
+        // the janitor cleans an inbox this process uses
+        String ceId = UUID.randomUUID().toString();
+        send(ceId, "order-recent");
+        await().atMost(Duration.ofSeconds(60)).until(() -> db.count("SELECT count(*) FROM inbox WHERE message_id = ?", ceId) == 1);
+        db.update("INSERT INTO inbox (consumer, message_id, received_at) VALUES ('test-consumer', 'old-1', now() - interval '8 days'), "
+                + "('test-consumer', 'old-2', now() - interval '7 days 1 minute')");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> db.count("SELECT count(*) FROM inbox WHERE message_id LIKE 'old-%'") == 0);
+        assertEquals(1, db.count("SELECT count(*) FROM inbox WHERE message_id = ?", ceId), "a recent row stays");
     }
 
     private static void send(String ceId, String orderId) throws Exception {
