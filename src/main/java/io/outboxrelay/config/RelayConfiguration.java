@@ -44,7 +44,9 @@ import org.apache.camel.ProducerTemplate;
 import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.spi.Registry;
+import org.apache.camel.spring.spi.SpringTransactionPolicy;
 import org.apache.camel.util.function.Suppliers;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jms.connection.CachingConnectionFactory;
 
 /**
@@ -123,8 +125,11 @@ public class RelayConfiguration implements CamelConfiguration {
         // failure: the record-failure route's steps
         registry.bind("failedAttempts", new FailedAttempts(relayMetrics));
 
-        // the inbox (routes/inbox.camel.yaml): its table, created when a consumer first uses it
+        // the inbox (routes/inbox.camel.yaml): its table, created when a consumer first uses it, and the transacted
+        // step's policy: Spring's transaction manager over the relay's data source, which the sql: steps' JdbcTemplate
+        // (the inbox's insert, the handler's writes) joins
         registry.bind("inboxSchema", new InboxSchema(dataSource, inboxSettings.table(), inboxSettings.migrate()));
+        registry.bind("inboxTransaction", new SpringTransactionPolicy(new DataSourceTransactionManager(dataSource)));
     }
 
     /** The insert listener's wake-up: the claim routes' own (direct:outbox-wake), once the routes run. */
