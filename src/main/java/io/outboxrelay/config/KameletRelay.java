@@ -149,7 +149,8 @@ public class KameletRelay implements CamelContextAware {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        defaults.stringPropertyNames().stream().filter(key -> !key.startsWith("outbox.") && !key.startsWith("camel.component.kafka."))
+        defaults.stringPropertyNames().stream().filter(key -> !key.startsWith("outbox.") && !key.startsWith("inbox.")
+                && !key.startsWith("camel.component.kafka."))
                 .toList().forEach(defaults::remove);
         return defaults;
     }

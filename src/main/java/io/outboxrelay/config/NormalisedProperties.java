@@ -1,12 +1,13 @@
 package io.outboxrelay.config;
 
+import io.outboxrelay.settings.InboxSettings;
 import io.outboxrelay.settings.RelaySettings;
 import org.apache.camel.CamelContext;
 import org.apache.camel.spi.PropertiesComponent;
 
 /**
  * Reads and validates the relay's settings, then overrides the properties that routes and SQL text read with their
- * validated, normalised form: the qualified table name (spliced into the SQL) and the heartbeat in milliseconds (the
+ * validated, normalised form: the qualified table names (spliced into the SQL) and the heartbeat in milliseconds (the
  * timer's period; the setting is an ISO-8601 duration).
  */
 final class NormalisedProperties {
@@ -20,6 +21,14 @@ final class NormalisedProperties {
                 scheme -> context.getComponent(scheme) != null);
         properties.addOverrideProperty("outbox.table", settings.table().qualified());
         properties.addOverrideProperty("outbox.instance.heartbeat-ms", Long.toString(settings.heartbeat().toMillis()));
+        return settings;
+    }
+
+    /** The inbox's settings; its table name, qualified, is spliced into the inbox's SQL like the outbox's. */
+    static InboxSettings applyInbox(CamelContext context) {
+        PropertiesComponent properties = context.getPropertiesComponent();
+        InboxSettings settings = InboxSettings.read(properties::resolveProperty);
+        properties.addOverrideProperty("inbox.table", settings.table().qualified());
         return settings;
     }
 }

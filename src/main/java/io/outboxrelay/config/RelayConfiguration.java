@@ -21,6 +21,7 @@ import io.outboxrelay.failure.FailedAttempts;
 import io.outboxrelay.health.BackgroundHealthCheck;
 import io.outboxrelay.health.BrokerHealthCheck;
 import io.outboxrelay.health.DatabaseHealthCheck;
+import io.outboxrelay.inbox.InboxSchema;
 import io.outboxrelay.metrics.RelayMetrics;
 import io.outboxrelay.publish.BatchParts;
 import io.outboxrelay.publish.BrokerOutage;
@@ -33,6 +34,7 @@ import io.outboxrelay.publish.SendOutcomes;
 import io.outboxrelay.publish.TopicLimits;
 import io.outboxrelay.publish.TopicSizedBatches;
 import io.outboxrelay.schema.SchemaMigration;
+import io.outboxrelay.settings.InboxSettings;
 import io.outboxrelay.settings.RelaySettings;
 import io.outboxrelay.sql.OutboxSql;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
@@ -42,12 +44,14 @@ import org.apache.camel.ProducerTemplate;
 import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.spi.Registry;
+import org.apache.camel.spring.spi.SpringTransactionPolicy;
 import org.apache.camel.util.function.Suppliers;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jms.connection.CachingConnectionFactory;
 
 /**
  * The relay's composition root: binds what the routes refer to by name (the validated settings, the pooled data
- * source, the schema migration, the resolved SQL statements, the JMS connection factory, the partition grants, the
+ * source, the schema migrations (outbox and inbox), the resolved SQL statements, the JMS connection factory, the partition grants, the
  * metrics registry, the health checks and the small beans of the claim, publish and failure steps). Camel K and other
  * runtimes that start Camel themselves name it in {@code camel.main.configuration-classes}; the jar's own main runs it
  * earlier ({@link RelayMainListener}).
@@ -58,9 +62,11 @@ public class RelayConfiguration implements CamelConfiguration {
     public void configure(CamelContext context) {
         PropertiesComponent properties = context.getPropertiesComponent();
         RelaySettings settings = NormalisedProperties.apply(context);
+        InboxSettings inboxSettings = NormalisedProperties.applyInbox(context);
 
         Registry registry = context.getRegistry();
         registry.bind("relaySettings", settings);
+        registry.bind("inboxSettings", inboxSettings);
 
         DataSource dataSource = dataSource(settings);
         registry.bind("outboxDataSource", dataSource);
@@ -118,6 +124,12 @@ public class RelayConfiguration implements CamelConfiguration {
 
         // failure: the record-failure route's steps
         registry.bind("failedAttempts", new FailedAttempts(relayMetrics));
+
+        // the inbox (routes/inbox.camel.yaml): its table, created when a consumer first uses it, and the transacted
+        // step's policy: Spring's transaction manager over the relay's data source, which the sql: steps' JdbcTemplate
+        // (the inbox's insert, the handler's writes) joins
+        registry.bind("inboxSchema", new InboxSchema(dataSource, inboxSettings.table(), inboxSettings.migrate()));
+        registry.bind("inboxTransaction", new SpringTransactionPolicy(new DataSourceTransactionManager(dataSource)));
     }
 
     /** The insert listener's wake-up: the claim routes' own (direct:outbox-wake), once the routes run. */

@@ -21,7 +21,8 @@ public class UserRoutes extends MainListenerSupport {
     private static final Logger LOG = LoggerFactory.getLogger(UserRoutes.class);
     static final List<String> BUILT_IN_ROUTES =
             List.of("claim.camel.yaml", "publish.camel.yaml", "failure.camel.yaml", "heartbeat.camel.yaml",
-                    "retention.camel.yaml", "backlog-metrics.camel.yaml", "health.camel.yaml");
+                    "retention.camel.yaml", "backlog-metrics.camel.yaml", "health.camel.yaml",
+                    "inbox.camel.yaml");
     static final String BUILT_IN = BUILT_IN_ROUTES.stream().map(file -> "classpath:routes/" + file)
             .collect(Collectors.joining(","));
 

@@ -18,7 +18,7 @@ public final class OutboxSql {
 
     /** The statements routes use through sql:ref:. */
     public static final List<String> STATEMENTS = List.of("claim", "mark", "record-failure", "heartbeat",
-            "delete-expired", "delete-released-holds", "backlog-stats");
+            "delete-expired", "delete-released-holds", "backlog-stats", "inbox-record", "inbox-delete-expired");
 
     private OutboxSql() {
     }

@@ -11,7 +11,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /**
  * The packages import downward only. From the bottom: the model and the plain helpers (event, settings, sql); the
- * steps of an event's path (claim, publish, failure), metrics, the schema and health; the composition (config); the
+ * steps of an event's path (claim, publish, failure), metrics, the schema, health and the consumer's inbox; the composition (config); the
  * entry point and the operator's command line. A change that makes a lower package reach up fails here, naming the
  * classes.
  */
@@ -42,6 +42,7 @@ class PackageLayersTest {
                 .layer("publish").definedBy("io.outboxrelay.publish..")
                 .layer("metrics").definedBy("io.outboxrelay.metrics..")
                 .layer("schema").definedBy("io.outboxrelay.schema..")
+                .layer("inbox").definedBy("io.outboxrelay.inbox..")
                 .layer("model").definedBy("io.outboxrelay.event..", "io.outboxrelay.settings..",
                         "io.outboxrelay.sql..")
 
@@ -54,6 +55,7 @@ class PackageLayersTest {
                 .whereLayer("publish").mayOnlyBeAccessedByLayers("composition", "failure", "health")
                 .whereLayer("metrics").mayOnlyBeAccessedByLayers("composition", "failure")
                 .whereLayer("schema").mayOnlyBeAccessedByLayers("composition", "health")
+                .whereLayer("inbox").mayOnlyBeAccessedByLayers("composition")
                 .check(relay);
     }
 }

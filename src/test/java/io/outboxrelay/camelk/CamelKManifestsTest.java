@@ -35,9 +35,10 @@ class CamelKManifestsTest {
             checked.add(resource.path("kind").asText() + " " + resource.path("metadata").path("name").asText());
         }
         checked.sort(null);
-        // the relay from sources, the relay as a self-managed image, the Kamelet and its two Pipes
-        assertEquals(List.of("Integration outbox-relay", "Integration outbox-relay", "Kamelet postgresql-outbox-source",
-                "Pipe outbox-to-artemis", "Pipe outbox-to-kafka"), checked);
+        // the relay from sources, the relay as a self-managed image, the inbox action Kamelet, the source Kamelet
+        // and its two Pipes
+        assertEquals(List.of("Integration outbox-relay", "Integration outbox-relay", "Kamelet postgresql-inbox-action",
+                "Kamelet postgresql-outbox-source", "Pipe outbox-to-artemis", "Pipe outbox-to-kafka"), checked);
     }
 
     @Test

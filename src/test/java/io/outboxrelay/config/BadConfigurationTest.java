@@ -52,6 +52,10 @@ class BadConfigurationTest {
         "OUTBOX_INSTANCE_STALE_AFTER    | PT6S                         | outbox.instance.stale-after",
         "OUTBOX_INSTANCE_HEARTBEAT      | 5s                           | outbox.instance.heartbeat",
         "OUTBOX_DB_POOL_SIZE            | 3                            | outbox.db.pool-size",
+        "INBOX_TABLE                    | inbox; DROP TABLE orders     | inbox.table",
+        "INBOX_TABLE                    | Inbox                        | inbox.table",
+        "INBOX_RETENTION                | 7 days                       | inbox.retention",
+        "INBOX_SCHEMA_MIGRATE           | yes                          | inbox.schema.migrate",
     })
     void exitsNonZeroNamingTheKey(String variable, String value, String key) {
         Map<String, String> environment = new HashMap<>(Map.of("OUTBOX_DB_URL", db.url()));

@@ -1,0 +1,25 @@
+package io.outboxrelay.settings;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The inbox's settings (the consumer side: routes/inbox.camel.yaml), read and validated with the relay's. Its
+ * retention janitor shares the outbox's interval and batch size (outbox.retention.interval-ms, .batch-size).
+ */
+public record InboxSettings(TableName table, boolean migrate, Duration retention) {
+
+    public static InboxSettings read(Function<String, Optional<String>> property) {
+        RelaySettings.Reader r = new RelaySettings.Reader(property);
+        return new InboxSettings(
+                TableName.parse("inbox.table", r.text("inbox.table")),
+                r.bool("inbox.schema.migrate"),
+                r.duration("inbox.retention"));
+    }
+
+    /** inbox.retention as the janitor's SQL binds it (PostgreSQL reads ISO-8601 as an interval). */
+    public String retentionInterval() {
+        return retention.toString();
+    }
+}

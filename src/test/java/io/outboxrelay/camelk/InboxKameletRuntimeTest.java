@@ -1,0 +1,82 @@
+package io.outboxrelay.camelk;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import io.outboxrelay.support.RelayInstance;
+import io.outboxrelay.support.TestDatabase;
+import org.apache.camel.CamelExecutionException;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.main.Main;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The postgresql-inbox-action Kamelet run through the kamelet: component as a Pipe's step runs it, against the real
+ * PostgreSQL, with the Integration's data source and a handler route of its own: a duplicate is dropped before the
+ * Pipe's next step, a failing handler rolls its write and the inbox row back and fails the exchange (the source
+ * redelivers), a message without ce_id is not applied.
+ */
+@Tag("services")
+class InboxKameletRuntimeTest {
+
+    @Test
+    void theKameletAppliesEachMessageOnceInTheHandlersTransaction() {
+        try (TestDatabase db = TestDatabase.create()) {
+            db.update("CREATE SCHEMA app");
+            db.update("CREATE TABLE applied (order_id text NOT NULL)");
+            PGSimpleDataSource dataSource = new PGSimpleDataSource();
+            dataSource.setURL(db.url());
+            dataSource.setUser("postgres");
+
+            Main main = new Main();
+            // only what a Pipe gives the Kamelet: not the relay's application.properties
+            main.setDefaultPropertyPlaceholderLocation("false");
+            main.addInitialProperty("camel.component.kamelet.location", "file:deploy/camel-k/kamelets");
+            main.bind("ordersDb", dataSource);
+            main.configure().addRoutesBuilder(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    // the Pipe: source -> the inbox action -> the sink
+                    from("direct:source").routeId("pipe")
+                            .to("kamelet:postgresql-inbox-action?consumer=orders&handler=direct:apply-order"
+                                    + "&dataSource=ordersDb&table=app.inbox")
+                            .to("mock:sink");
+                    from("direct:apply-order").routeId("apply-order")
+                            .to("sql:INSERT INTO applied (order_id) VALUES (:#${header.ce_subject})?dataSource=#ordersDb")
+                            .filter(header("fail").isEqualTo("yes"))
+                                .throwException(new IllegalStateException("handler failed on purpose"));
+                }
+            });
+            Map<String, String> settings = new HashMap<>();
+            settings.put("camel.management.enabled", "false");
+            try (RelayInstance pipe = RelayInstance.start(main, settings)) {
+                ProducerTemplate source = pipe.context().createProducerTemplate();
+                String ceId = UUID.randomUUID().toString();
+                Map<String, Object> headers = Map.of("ce_id", ceId, "ce_subject", "order-1", "ce_type", "OrderPlaced");
+                source.sendBodyAndHeaders("direct:source", "{}", headers);
+                source.sendBodyAndHeaders("direct:source", "{}", headers);
+                assertEquals(1, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-1'"), "the copy is dropped");
+                assertEquals(1, db.count("SELECT count(*) FROM app.inbox WHERE consumer = 'orders' AND message_id = ? "
+                        + "AND type = 'OrderPlaced'", ceId));
+
+                String failing = UUID.randomUUID().toString();
+                assertThrows(CamelExecutionException.class, () -> source.sendBodyAndHeaders("direct:source", "{}",
+                        Map.of("ce_id", failing, "ce_subject", "order-2", "fail", "yes")));
+                assertEquals(0, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-2'"), "rolled back");
+                assertEquals(0, db.count("SELECT count(*) FROM app.inbox WHERE message_id = ?", failing), "with its inbox row");
+                source.sendBodyAndHeaders("direct:source", "{}", Map.of("ce_id", failing, "ce_subject", "order-2"));
+                assertEquals(1, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-2'"), "applied when redelivered");
+
+                source.sendBodyAndHeaders("direct:source", "{}", Map.of("ce_subject", "order-3"));
+                assertEquals(0, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-3'"), "no ce_id: not applied");
+            }
+        }
+    }
+}

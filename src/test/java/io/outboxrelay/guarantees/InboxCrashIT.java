@@ -1,0 +1,139 @@
+package io.outboxrelay.guarantees;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.outboxrelay.support.RelayProcess;
+import io.outboxrelay.support.SharedKafka;
+import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Test;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The inbox under kill -9: the relay jar runs a consumer as users run one (a templatedRoute of postgresql-inbox in
+ * outbox.routes-dir, its handler a route writing the business row) beside the relay publishing the orders. The handler
+ * is slow after its write, so the process is killed while a message's transaction is open (its business row and inbox
+ * row written, not committed), several times, restarting each time; afterwards some published events are re-sent as a
+ * relay crash would. Every order is applied exactly once: the killed transaction's writes are rolled back and the
+ * message redelivered, and what Kafka redelivers after its commit is dropped by the inbox.
+ */
+class InboxCrashIT {
+
+    private static final int ORDERS = 200;
+    private static final int KILLS = 3;
+    private static final int RESENT = 20;
+
+    private static final String ROUTES = """
+            - templatedRoute:
+                routeTemplateRef: postgresql-inbox
+                routeId: crash-inbox
+                parameters:
+                  - name: name
+                    value: crash-consumer
+                  - name: from
+                    value: "kafka:outbox.event.%s?groupId=inbox-crash&autoOffsetReset=earliest&breakOnFirstError=true&headerDeserializer=#kafkaStringHeaders&sessionTimeoutMs=6000&heartbeatIntervalMs=1000"
+                  - name: handler
+                    value: direct:apply-order
+                  - name: duplicates
+                    value: direct:note-duplicate
+            - route:
+                id: apply-order
+                from:
+                  uri: direct:apply-order
+                  steps:
+                    - to: "sql:INSERT INTO applied_orders (order_id, ce_id) VALUES (:#${header.ce_subject}, :#${header.ce_id})"
+                    # slow between the write and the commit: where the test kills the process
+                    - delay:
+                        constant: "100"
+            - route:
+                id: note-duplicate
+                from:
+                  uri: direct:note-duplicate
+                  steps:
+                    - to: "sql:INSERT INTO dropped_duplicates (order_id, ce_id) VALUES (:#${header.ce_subject}, :#${header.ce_id})"
+            """;
+
+    @Test
+    void killNineBetweenTheHandlersWriteAndTheCommitAppliesEveryOrderExactlyOnce() throws Exception {
+        String type = "inboxcrash" + UUID.randomUUID().toString().substring(0, 8);
+        String brokers = SharedKafka.broker().bootstrapServers();
+        Path routes = Files.createDirectories(Path.of("target", "inbox-crash-routes", type));
+        Files.writeString(routes.resolve("inbox-crash.camel.yaml"), ROUTES.formatted(type));
+        try (TestDatabase db = TestDatabase.create()) {
+            db.update("CREATE TABLE applied_orders (order_id text NOT NULL, ce_id text NOT NULL, "
+                    + "applied_at timestamptz NOT NULL DEFAULT now())");
+            db.update("CREATE TABLE dropped_duplicates (order_id text NOT NULL, ce_id text NOT NULL)");
+            RelayProcess consumer = start(db, brokers, routes, 0);
+            // one key per order: order n is aggregate 'key-n', its ce_subject
+            FaultTestSettings.insertNumbered(db, type, 1, ORDERS, ORDERS + 1);
+            int killedInTransaction = 0;
+            try {
+                for (int kill = 1; kill <= KILLS; kill++) {
+                    long threshold = (long) ORDERS * kill / (KILLS + 1);
+                    await().atMost(Duration.ofSeconds(120)).until(() -> applied(db) >= threshold);
+                    // a message's transaction is open: its business row written, the handler in its delay
+                    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+                            .until(() -> handlerWriteUncommitted(db));
+                    consumer.kill();
+                    killedInTransaction++;
+                    long appliedAtKill = applied(db);
+                    consumer = start(db, brokers, routes, kill);
+                    await().atMost(Duration.ofSeconds(90)).until(() -> applied(db) > appliedAtKill);
+                    System.out.printf("InboxCrashIT: kill %d at %d orders applied%n", kill, appliedAtKill);
+                }
+                await().atMost(Duration.ofSeconds(180)).until(() -> applied(db) >= ORDERS);
+
+                // a relay that crashed before its marks sends published events again: the inbox drops every copy
+                List<String> resent = db.query("UPDATE outbox SET status = 'PENDING', published_at = NULL WHERE id IN "
+                        + "(SELECT id FROM outbox ORDER BY seq LIMIT " + RESENT + ") RETURNING id::text AS id").stream()
+                        .map(row -> (String) row.get("id")).toList();
+                await().atMost(Duration.ofSeconds(60)).until(() -> db.count(
+                        "SELECT count(DISTINCT ce_id) FROM dropped_duplicates WHERE ce_id = ANY(?)",
+                        (Object) resent.toArray(String[]::new)) == RESENT);
+            } finally {
+                consumer.close();
+            }
+
+            long rows = db.count("SELECT count(*) FROM applied_orders");
+            long distinct = db.count("SELECT count(DISTINCT order_id) FROM applied_orders");
+            long dropped = db.count("SELECT count(*) FROM dropped_duplicates");
+            long inbox = db.count("SELECT count(*) FROM inbox WHERE consumer = 'crash-consumer'");
+            System.out.printf("InboxCrashIT: orders written %d, applied %d (distinct %d), inbox rows %d, "
+                    + "duplicates dropped %d (of which %d re-sent on purpose), kill -9 %d (all inside a handler's "
+                    + "open transaction)%n", ORDERS, rows, distinct, inbox, dropped, RESENT, KILLS, killedInTransaction);
+            assertEquals(ORDERS, distinct, "no order missing");
+            assertEquals(ORDERS, rows, "no order applied twice");
+            assertEquals(List.of(), db.query("SELECT order_id FROM applied_orders GROUP BY order_id HAVING count(*) > 1"));
+            assertEquals(ORDERS, inbox, "one inbox row per applied order");
+            assertEquals(0, db.count("SELECT count(*) FROM applied_orders a JOIN inbox i ON i.message_id = a.ce_id "
+                    + "WHERE i.consumer <> 'crash-consumer'"));
+            assertTrue(dropped >= RESENT, "the re-sent events were dropped: " + dropped);
+            assertEquals(KILLS, killedInTransaction);
+        }
+    }
+
+    private static long applied(TestDatabase db) {
+        return db.count("SELECT count(*) FROM applied_orders");
+    }
+
+    /** A session of the consumer is idle inside a transaction whose last statement was the handler's INSERT. */
+    private static boolean handlerWriteUncommitted(TestDatabase db) {
+        return db.count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                + "AND state = 'idle in transaction' AND query LIKE 'INSERT INTO applied_orders%'") > 0;
+    }
+
+    private static RelayProcess start(TestDatabase db, String brokers, Path routes, int generation) {
+        Map<String, String> env = FaultTestSettings.environment(db, brokers, "inbox-crash-" + generation);
+        env.put("OUTBOX_ROUTES_DIR", routes.toAbsolutePath().toString());
+        RelayProcess relay = RelayProcess.startJar(env, FaultTestSettings.managementPort());
+        relay.awaitOutput("(outbox-relay) started", Duration.ofSeconds(60));
+        return relay;
+    }
+}
