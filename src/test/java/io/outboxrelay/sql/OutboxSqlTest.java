@@ -22,7 +22,7 @@ class OutboxSqlTest {
 
     /** What the operator commands resolve every statement with (cli.OutboxDatabase). */
     private static final Map<String, String> OPERATOR_VALUES = Map.of("outbox.table", "app.outbox",
-            "outbox.failed-blocks-key", "true");
+            "outbox.failed-blocks-key", "true", "inbox.table", "app.inbox");
 
     @Test
     void placeholdersAreReplacedByTheirValues() {
@@ -76,13 +76,14 @@ class OutboxSqlTest {
             properties.load(in);
         }
         properties.setProperty("outbox.table", "relay.events");
+        properties.setProperty("inbox.table", "relay.received");
         try (DefaultCamelContext context = new DefaultCamelContext()) {
             context.getPropertiesComponent().setInitialProperties(properties);
 
             for (String name : OutboxSql.STATEMENTS) {
                 String sql = OutboxSql.resolved(context, name);
                 assertFalse(sql.contains("{{"), name);
-                assertTrue(sql.contains("relay.events"), name);
+                assertTrue(sql.contains(name.startsWith("inbox-") ? "relay.received" : "relay.events"), name);
             }
             // the settings camel-sql binds per exchange are simple expressions, left for camel-sql
             assertTrue(OutboxSql.resolved(context, "record-failure").contains("${bean:relaySettings.maxAttempts}"));
@@ -94,6 +95,7 @@ class OutboxSqlTest {
         try (DefaultCamelContext context = new DefaultCamelContext()) {
             context.getPropertiesComponent().addInitialProperty("outbox.table", "outbox");
             context.getPropertiesComponent().addInitialProperty("outbox.failed-blocks-key", "false");
+            context.getPropertiesComponent().addInitialProperty("inbox.table", "inbox");
 
             OutboxSql.bind(context);
 
