@@ -52,6 +52,8 @@ class BadConfigurationTest {
         "OUTBOX_INSTANCE_STALE_AFTER    | PT6S                         | outbox.instance.stale-after",
         "OUTBOX_INSTANCE_HEARTBEAT      | 5s                           | outbox.instance.heartbeat",
         "OUTBOX_DB_POOL_SIZE            | 3                            | outbox.db.pool-size",
+        "OUTBOX_AMQP_BROKER_URL         | tcp://localhost:5672         | outbox.amqp.broker-url",
+        "OUTBOX_AMQP_BROKER_URL         | amqp://guest:guest@rabbit    | outbox.amqp.broker-url",
     })
     void exitsNonZeroNamingTheKey(String variable, String value, String key) {
         Map<String, String> environment = new HashMap<>(Map.of("OUTBOX_DB_URL", db.url()));
