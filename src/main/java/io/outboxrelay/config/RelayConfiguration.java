@@ -40,21 +40,26 @@ import io.outboxrelay.sql.OutboxSql;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Component;
 import org.apache.camel.ProducerTemplate;
+import org.apache.camel.component.jms.JmsComponent;
 import org.apache.camel.component.micrometer.MicrometerConstants;
+import org.apache.camel.spi.ComponentCustomizer;
 import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.spi.Registry;
 import org.apache.camel.spring.spi.SpringTransactionPolicy;
 import org.apache.camel.util.function.Suppliers;
+import org.apache.qpid.jms.JmsConnectionFactory;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jms.connection.CachingConnectionFactory;
 
 /**
  * The relay's composition root: binds what the routes refer to by name (the validated settings, the pooled data
- * source, the schema migrations (outbox and inbox), the resolved SQL statements, the JMS connection factory, the partition grants, the
- * metrics registry, the health checks and the small beans of the claim, publish and failure steps). Camel K and other
- * runtimes that start Camel themselves name it in {@code camel.main.configuration-classes}; the jar's own main runs it
- * earlier ({@link RelayMainListener}).
+ * source, the schema migrations (outbox and inbox), the resolved SQL statements, the JMS and AMQP connection
+ * factories, the inbox's transaction policy, the partition grants, the metrics registry, the health checks and the
+ * small beans of the claim, publish and failure steps).
+ * Camel K and other runtimes that start Camel themselves name it in {@code camel.main.configuration-classes}; the
+ * jar's own main runs it earlier ({@link RelayMainListener}).
  */
 public class RelayConfiguration implements CamelConfiguration {
 
@@ -76,12 +81,27 @@ public class RelayConfiguration implements CamelConfiguration {
         // migrates as the context starts when the database is up; otherwise the heartbeat route keeps trying
         addService(context, schema);
 
-        // Made on first use: loading the Artemis client takes a fifth of a second of the start, and most relays
-        // publish to Kafka. Spring's caching factory keeps one connection and session per producer instead of one per
-        // message.
+        // Made on first use, like the Qpid JMS client's of amqp: endpoints: loading the Artemis client takes a fifth of
+        // a second of the start, and most relays publish to Kafka. Spring's caching factory keeps one connection and
+        // session per producer instead of one per message.
         Supplier<ActiveMQConnectionFactory> jms = Suppliers.memorize(
                 () -> new ActiveMQConnectionFactory(settings.jmsBrokerUrl()));
         registry.bind("jmsConnectionFactory", ConnectionFactory.class, () -> new CachingConnectionFactory(jms.get()));
+        Supplier<JmsConnectionFactory> amqp = Suppliers.memorize(() -> amqpConnectionFactory(settings.amqpBrokerUrl()));
+        registry.bind("amqpConnectionFactory", ConnectionFactory.class, () -> new CachingConnectionFactory(amqp.get()));
+        // With two connection factories bound neither component would find its own by type: each is given its own by
+        // name when it is created, i.e. on first use (a camel.component.*.connection-factory property would create
+        // both at start). The endpoint's component exists already: reading the settings checked its scheme.
+        ComponentCustomizer connectionFactoryByName = ComponentCustomizer.builder()
+                .withCondition((name, component) -> (name.equals("jms") || name.equals("amqp"))
+                        && component instanceof JmsComponent)
+                .build((name, component) -> ((JmsComponent) component).setConnectionFactory(
+                        registry.lookupByNameAndType(name + "ConnectionFactory", ConnectionFactory.class)));
+        registry.bind("connectionFactoryByName", connectionFactoryByName);
+        Component endpointComponent = context.hasComponent(settings.endpointScheme());
+        if (endpointComponent != null && connectionFactoryByName.isEnabled(settings.endpointScheme(), endpointComponent)) {
+            connectionFactoryByName.configure(settings.endpointScheme(), endpointComponent);
+        }
 
         KafkaAdmin kafkaAdmin = new KafkaAdmin(context);
         addService(context, kafkaAdmin);
@@ -93,7 +113,7 @@ public class RelayConfiguration implements CamelConfiguration {
         TopicLimits topicLimits = new TopicLimits(kafkaAdmin);
         // each topic's producer batches no more than the topic accepts: a rejected event fails alone
         context.getCamelContextExtension().registerEndpointCallback(new TopicSizedBatches(topicLimits));
-        BrokerProbe brokerProbe = BrokerProbe.forScheme(settings.endpointScheme(), kafkaAdmin, jms);
+        BrokerProbe brokerProbe = BrokerProbe.forScheme(settings.endpointScheme(), kafkaAdmin, jms, amqp);
         registry.bind("brokerOutage", new BrokerOutage(brokerProbe, Clock.systemUTC()));
         addHealthCheck(context, "brokerHealthCheck", new BrokerHealthCheck(brokerProbe));
         addHealthCheck(context, "databaseHealthCheck", new DatabaseHealthCheck(settings.dbUrl(), settings.dbUser(),
@@ -173,6 +193,22 @@ public class RelayConfiguration implements CamelConfiguration {
         PrometheusMeterRegistry created = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         registry.bind(MicrometerConstants.METRICS_REGISTRY_NAME, created);
         return created;
+    }
+
+    /**
+     * The Qpid JMS client of amqp: endpoints. Every send waits for the broker to settle the message (an event is
+     * marked PUBLISHED only after that), persistent or not. Qpid waits for ever by default for a send and for the
+     * broker's answers (a link attach the broker leaves unanswered, credit it withholds under a memory alarm): here
+     * they fail after 10 s, as a Kafka send gives up within 15 s, so a claim never hangs. The URL's jms.* options are
+     * applied after these and override them.
+     */
+    static JmsConnectionFactory amqpConnectionFactory(String brokerUrl) {
+        JmsConnectionFactory factory = new JmsConnectionFactory();
+        factory.setForceSyncSend(true);
+        factory.setSendTimeout(10_000);
+        factory.setRequestTimeout(10_000);
+        factory.setRemoteURI(brokerUrl);
+        return factory;
     }
 
     static DataSource dataSource(RelaySettings settings) {

@@ -46,6 +46,15 @@ public class FailedAttempts {
 
     static String describe(Throwable cause) {
         String text = cause == null ? "unknown failure" : cause.getClass().getName() + ": " + cause.getMessage();
+        Throwable root = cause;
+        while (root != null && root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root != cause) {
+            // a wrapper's own message can say nothing (Spring's JMS exceptions: "Uncategorized exception occurred
+            // during JMS processing"): what went wrong is at the bottom
+            text += " (caused by " + root.getClass().getName() + ": " + root.getMessage() + ")";
+        }
         return text.length() > MAX_LENGTH ? text.substring(0, MAX_LENGTH) : text;
     }
 }

@@ -25,6 +25,7 @@ public record RelaySettings(
         String endpoint,
         String endpointScheme,
         String jmsBrokerUrl,
+        String amqpBrokerUrl,
         String source,
         int batchSize,
         int concurrentClaims,
@@ -52,6 +53,8 @@ public record RelaySettings(
     /** The insert listener holds a connection; claims, the heartbeat, metrics and retention share the others. */
     private static final int MIN_POOL_SIZE = 4;
     private static final Pattern SCHEME = Pattern.compile("([a-z][a-z0-9+.-]*):.+");
+    /** The schemes of the Qpid JMS client's URLs. */
+    private static final Pattern AMQP_URL = Pattern.compile("(amqps?|amqpwss?|failover):.+");
 
     /**
      * @param property resolves a key (application.properties, overridden by environment and system properties)
@@ -63,7 +66,7 @@ public record RelaySettings(
         var scheme = SCHEME.matcher(endpoint);
         if (!scheme.matches() || !componentExists.test(scheme.group(1))) {
             throw new InvalidSettingException("outbox.endpoint", endpoint,
-                    "expected a Camel endpoint URI with a known scheme, e.g. kafka:topic or jms:queue:name");
+                    "expected a Camel endpoint URI with a known scheme, e.g. kafka:topic, jms:queue:name or amqp:queue:name");
         }
         String dbUrl = dbUrl(r);
         r.text("camel.component.kafka.brokers");
@@ -96,6 +99,7 @@ public record RelaySettings(
                 endpoint,
                 scheme.group(1),
                 r.text("outbox.jms.broker-url"),
+                amqpBrokerUrl(r),
                 r.text("outbox.source"),
                 r.integer("outbox.batch-size", 1, 10_000),
                 r.integer("outbox.concurrent-claims", 1, 64),
@@ -127,6 +131,26 @@ public record RelaySettings(
             throw new InvalidSettingException("outbox.db.url", dbUrl, "expected a jdbc:postgresql: URL");
         }
         return dbUrl;
+    }
+
+    /**
+     * outbox.amqp.broker-url, checked here so that a mistyped URL stops the relay at start rather than failing every
+     * send; the Qpid client itself (and its check of the jms.* options) is loaded on first use.
+     */
+    private static String amqpBrokerUrl(Reader r) {
+        String url = r.text("outbox.amqp.broker-url");
+        // the query may hold jms.password: never shown
+        String shown = url.replaceFirst("\\?.*", "?...");
+        if (!AMQP_URL.matcher(url).matches()) {
+            throw new InvalidSettingException("outbox.amqp.broker-url", shown,
+                    "expected a Qpid JMS URL such as amqp://host:5672 or amqps://host:5671");
+        }
+        if (url.matches(".*://[^/?,()]*@.*")) {
+            // Qpid refuses a user in the URL itself
+            throw new InvalidSettingException("outbox.amqp.broker-url", "(not shown: it holds credentials)",
+                    "put the user and password in the query: amqp://host:5672?jms.username=...&jms.password=...");
+        }
+        return url;
     }
 
     /**

@@ -56,6 +56,8 @@ class BadConfigurationTest {
         "INBOX_TABLE                    | Inbox                        | inbox.table",
         "INBOX_RETENTION                | 7 days                       | inbox.retention",
         "INBOX_SCHEMA_MIGRATE           | yes                          | inbox.schema.migrate",
+        "OUTBOX_AMQP_BROKER_URL         | tcp://localhost:5672         | outbox.amqp.broker-url",
+        "OUTBOX_AMQP_BROKER_URL         | amqp://guest:guest@rabbit    | outbox.amqp.broker-url",
     })
     void exitsNonZeroNamingTheKey(String variable, String value, String key) {
         Map<String, String> environment = new HashMap<>(Map.of("OUTBOX_DB_URL", db.url()));
