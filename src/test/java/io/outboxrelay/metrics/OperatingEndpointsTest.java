@@ -5,13 +5,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.outboxrelay.support.RelayInstance;
-import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -30,11 +28,7 @@ class OperatingEndpointsTest {
     void metricsAndHealthReflectTheOutbox() throws Exception {
         String type = "ops" + UUID.randomUUID().toString().substring(0, 8);
         try (TestDatabase db = TestDatabase.create()) {
-            Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
-                    SharedKafka.broker().bootstrapServers());
-            settings.put("outbox.metrics.refresh-ms", "200");
-            settings.put("outbox.max-attempts", "1");
-            try (RelayInstance relay = RelayInstance.start(settings)) {
+            try (RelayInstance relay = RelayInstance.start(RelayInstance.reportingSettings(db))) {
                 for (int i = 0; i < 5; i++) {
                     db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, 'E', '{}')",
                             type, "k" + i);

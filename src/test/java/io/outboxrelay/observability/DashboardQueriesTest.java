@@ -27,7 +27,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.outboxrelay.support.ContinuousWriter;
 import io.outboxrelay.support.RelayInstance;
-import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -133,11 +132,7 @@ class DashboardQueriesTest {
         Path work = Files.createTempDirectory("outbox-prometheus");
         Process prometheus = null;
         try (TestDatabase db = TestDatabase.create()) {
-            Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
-                    SharedKafka.broker().bootstrapServers());
-            settings.put("outbox.metrics.refresh-ms", "200");
-            settings.put("outbox.max-attempts", "1");
-            try (RelayInstance relay = RelayInstance.start(settings)) {
+            try (RelayInstance relay = RelayInstance.start(RelayInstance.reportingSettings(db))) {
                 // one event that ends FAILED (headers not an object, one attempt allowed), one PENDING event that is
                 // not due for an hour and 700 s old (backlog and oldest age), and a steady stream of good events so
                 // that rates and latency quantiles have data

@@ -82,6 +82,18 @@ public final class RelayInstance implements AutoCloseable {
         return s;
     }
 
+    /**
+     * A relay on the shared Kafka broker, a topic per aggregate type, for tests of what it reports: its backlog gauges
+     * refresh every 200 ms and a failed event is FAILED at its first attempt.
+     */
+    public static Map<String, String> reportingSettings(TestDatabase db) {
+        Map<String, String> s = settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
+                SharedKafka.broker().bootstrapServers());
+        s.put("outbox.metrics.refresh-ms", "200");
+        s.put("outbox.max-attempts", "1");
+        return s;
+    }
+
     public CamelContext context() {
         return main.getCamelContext();
     }

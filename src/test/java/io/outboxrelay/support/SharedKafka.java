@@ -71,4 +71,21 @@ public final class SharedKafka {
                 .collect(Collectors.toMap(h -> h.key(), h -> new String(h.value(), java.nio.charset.StandardCharsets.UTF_8),
                         (a, b) -> b));
     }
+
+    /**
+     * The outbox row a record was published from, named by its ce_id; asserts that the record's key and value are the
+     * row's aggregate_id and payload.
+     *
+     * @param rowsById rows with at least id, aggregate_id and payload (as text), by id
+     */
+    public static Map<String, Object> rowOf(ConsumerRecord<String, byte[]> record,
+            Map<String, Map<String, Object>> rowsById) {
+        Map<String, String> headers = headers(record);
+        Map<String, Object> row = rowsById.get(headers.get("ce_id"));
+        org.junit.jupiter.api.Assertions.assertNotNull(row, "ce_id names a row: " + headers);
+        org.junit.jupiter.api.Assertions.assertEquals(row.get("aggregate_id"), record.key());
+        org.junit.jupiter.api.Assertions.assertEquals(row.get("payload"),
+                new String(record.value(), java.nio.charset.StandardCharsets.UTF_8));
+        return row;
+    }
 }
