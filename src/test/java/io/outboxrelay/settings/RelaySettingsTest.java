@@ -62,6 +62,9 @@ class RelaySettingsTest {
         assertEquals(duration("outbox.retention"), s.retention());
         assertEquals(integer("outbox.retention.interval-ms"), s.retentionIntervalMs());
         assertEquals(integer("outbox.retention.batch-size"), s.retentionBatchSize());
+        assertEquals("delete", s.retentionMode());
+        assertEquals(null, s.archiveRetention(), "archived rows are kept forever by default");
+        assertEquals("", s.archiveRetentionInterval());
         assertEquals(integer("outbox.metrics.refresh-ms"), s.metricsRefreshMs());
         assertEquals(integer("outbox.health.probe-interval-ms"), s.healthProbeIntervalMs());
         assertEquals(text("outbox.routes-dir"), s.routesDir());
