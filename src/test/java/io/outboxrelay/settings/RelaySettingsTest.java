@@ -102,6 +102,15 @@ class RelaySettingsTest {
     }
 
     @Test
+    void archiveModeAndAnArchiveRetention() {
+        RelaySettings s = read(Map.of("outbox.retention.mode", " archive ", "outbox.archive.retention", "P90D"));
+
+        assertTrue(s.archiveMode());
+        assertEquals(Duration.ofDays(90), s.archiveRetention());
+        assertEquals("PT2160H", s.archiveRetentionInterval(), "as PostgreSQL reads it: an interval");
+    }
+
+    @Test
     void aNamedInstanceKeepsItsNameAndEachLifeGetsANewSuffix() {
         String first = read(Map.of("outbox.instance-id", "relay-a")).instanceId();
         String second = read(Map.of("outbox.instance-id", "relay-a")).instanceId();
@@ -144,6 +153,10 @@ class RelaySettingsTest {
             "outbox.retention                       | P0D                | ISO-8601 duration",
             "outbox.retention.interval-ms           | 999                | from 1000 to 2147483647",
             "outbox.retention.batch-size            | 0                  | from 1 to 1000000",
+            "outbox.retention.mode                  | move               | one of delete, archive",
+            "outbox.retention.mode                  | Archive            | one of delete, archive",
+            "outbox.archive.retention               | 90 days            | ISO-8601 duration",
+            "outbox.archive.retention               | P3M                | ISO-8601 duration",
             "outbox.metrics.refresh-ms              | 99                 | from 100 to 3600000",
             "outbox.health.probe-interval-ms        | 600001             | from 100 to 600000",
             "outbox.instance-id                     | relay a            | letters, digits",
