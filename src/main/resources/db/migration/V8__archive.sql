@@ -44,7 +44,11 @@ BEGIN
     FOR i IN 0..1 LOOP
         month_start := first_month + i * interval '1 month';
         partition_name := '${table}_archive_' || to_char(month_start AT TIME ZONE 'UTC', 'YYYY_MM');
-        IF to_regclass(partition_name) IS NULL THEN
+        -- a month with rows in the DEFAULT partition (put there by hand) cannot get its partition: its rows stay in
+        -- DEFAULT, which still takes them, rather than every archive pass failing
+        IF to_regclass(partition_name) IS NULL AND NOT EXISTS (
+               SELECT 1 FROM ${table}_archive_default
+                WHERE archived_at >= month_start AND archived_at < month_start + interval '1 month') THEN
             EXECUTE format('CREATE TABLE %s PARTITION OF ${table}_archive FOR VALUES FROM (%L) TO (%L)',
                            partition_name, month_start, month_start + interval '1 month');
             made := made + 1;
