@@ -25,7 +25,8 @@ import io.outboxrelay.support.KafkaBroker;
  * Options: --runs N (2), --events N (200000), --naive-events N (50000), --steady-rate N (2000),
  * --steady-seconds N (60), --steady-warmup-seconds N (15: written at the same rate before the measured seconds,
  * while the freshly started relay's JIT compiles; reported apart in p99_ms_by_10s), --idle-seconds N (60),
- * --retention-published N (2000000), --retention-pending N (100000), --only drain,steady,... (all).
+ * --retention-published N (2000000), --retention-pending N (100000) (the retention and archive scenarios),
+ * --only drain,steady,... (all).
  * PostgreSQL runs with autovacuum on for the benchmarks, as in production; the server's own setting is put back at
  * the end.
  */
@@ -47,7 +48,7 @@ public final class Benchmarks {
         int retentionPending = Integer.parseInt(o.getOrDefault("retention-pending", "100000"));
         int startupRuns = Integer.parseInt(o.getOrDefault("startup-runs", "3"));
         List<String> only = List.of(o.getOrDefault("only",
-                "limits,naive,plain,drain,hot,startup,steady,idle,retention").split(","));
+                "limits,naive,plain,drain,hot,startup,steady,idle,retention,archive").split(","));
 
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         List<Map<String, Object>> results = new ArrayList<>();
@@ -85,6 +86,9 @@ public final class Benchmarks {
                 }
                 if (only.contains("retention")) {
                     record(results, run, scenarios.retention(retentionPublished, retentionPending, 20));
+                }
+                if (only.contains("archive")) {
+                    record(results, run, scenarios.archive(retentionPublished, retentionPending));
                 }
             }
         }

@@ -41,6 +41,14 @@ final class RelaySql {
         return resolve("delete-expired", Map.of());
     }
 
+    static String archiveExpired() {
+        return resolve("archive-expired", Map.of());
+    }
+
+    static String archiveAddPartitions() {
+        return resolve("archive-add-partitions", Map.of());
+    }
+
     private static String resolve(String name, Map<String, String> values) {
         String sql = OutboxSql.resolved(name, Map.of("outbox.table", "outbox"));
         Map<String, String> settings = Map.of(

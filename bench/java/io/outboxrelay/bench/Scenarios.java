@@ -451,6 +451,94 @@ final class Scenarios {
         }
     }
 
+    /**
+     * Archive mode against delete mode: the same {@code published} PUBLISHED rows past outbox.retention (and
+     * {@code pending} PENDING ones), in two fresh databases; a janitor pass of the relay's delete statement in one, of
+     * its archive statement (after its partition statement) in the other, each until a batch comes back short as the
+     * retention route runs them. Then the month partition the archive pass filled is dropped by the janitor's own
+     * function (migration V8), its cutoff set at that month's end. Reported: both passes' time and statements, the
+     * ratio, the partition's rows and size, and the drop's time.
+     */
+    Map<String, Object> archive(int published, int pending) throws Exception {
+        Map<String, Object> r = result("archive");
+        r.put("published_rows", published);
+        r.put("pending_rows", pending);
+        double deleteSeconds;
+        try (TestDatabase db = env.databaseWithSchema()) {
+            insertPublished(db, published);
+            BenchEnvironment.insertEvents(db, new String[] {"a", "b", "c"}, pending);
+            db.update("VACUUM ANALYZE outbox");
+            settle(db);
+            long[] pass = janitorPass(db, RelaySql.deleteExpired());
+            deleteSeconds = pass[2] / 1e9;
+            r.put("delete_rows", pass[0]);
+            r.put("delete_statements", pass[1]);
+            r.put("delete_pass_s", round(deleteSeconds));
+        }
+        try (TestDatabase db = env.databaseWithSchema()) {
+            insertPublished(db, published);
+            BenchEnvironment.insertEvents(db, new String[] {"a", "b", "c"}, pending);
+            db.update("VACUUM ANALYZE outbox");
+            settle(db);
+            long start = System.nanoTime();
+            db.query(RelaySql.archiveAddPartitions());
+            long[] pass = janitorPass(db, RelaySql.archiveExpired());
+            double archiveSeconds = (System.nanoTime() - start) / 1e9;
+            r.put("archive_rows", pass[0]);
+            r.put("archive_statements", pass[1]);
+            r.put("archive_pass_s", round(archiveSeconds));
+            r.put("archive_vs_delete", round(archiveSeconds / deleteSeconds));
+            r.put("rows_left_in_outbox", db.count("SELECT count(*) FROM outbox"));
+
+            String month = (String) db.query("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+                    + "WHERE i.inhparent = 'outbox_archive'::regclass ORDER BY pg_total_relation_size(c.oid) DESC "
+                    + "LIMIT 1").get(0).get("relname");
+            r.put("partition", month);
+            r.put("partition_rows", db.count("SELECT count(*) FROM " + month));
+            r.put("partition_mb", db.count("SELECT pg_total_relation_size('" + month + "') / 1048576"));
+            long dropStart = System.nanoTime();
+            long dropped = db.count("SELECT outbox_archive_drop_expired(now() - "
+                    + "(date_trunc('month', now() AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC')");
+            r.put("partitions_dropped", dropped);
+            r.put("drop_month_ms", (System.nanoTime() - dropStart) / 1_000_000);
+            r.put("archive_rows_after_drop", db.count("SELECT count(*) FROM outbox_archive"));
+        }
+        return r;
+    }
+
+    /**
+     * Both passes start from the same state: no autovacuum worker busy (with the previous database's dead rows, say)
+     * and a fresh checkpoint, so neither pays for the 2 million rows' load written just before it.
+     */
+    private static void settle(TestDatabase db) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (db.count("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'") > 0
+                && System.nanoTime() < deadline) {
+            pause(500);
+        }
+        db.update("CHECKPOINT");
+    }
+
+    /** The janitor's loop: the statement until a batch comes back short; rows, statements, nanoseconds. */
+    private static long[] janitorPass(TestDatabase db, String statement) throws Exception {
+        int batchSize = Integer.parseInt(RelaySettingsFile.get("outbox.retention.batch-size", "5000"));
+        long rows = 0;
+        long statements = 0;
+        long start = System.nanoTime();
+        try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(statement)) {
+            try (var jit = c.createStatement()) {
+                jit.execute("SET jit = off");
+            }
+            int count;
+            do {
+                count = ps.executeUpdate();
+                rows += count;
+                statements++;
+            } while (count == batchSize);
+        }
+        return new long[] {rows, statements, System.nanoTime() - start};
+    }
+
     /** Rows published a day longer ago than the default retention (P7D), about 300 bytes each like the events. */
     private static void insertPublished(TestDatabase db, int rows) {
         db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, published_at, created_at) "

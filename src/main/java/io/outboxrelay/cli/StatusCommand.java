@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,11 +18,11 @@ import picocli.CommandLine.Option;
 /**
  * The {@code status} command. PENDING, FAILED, the oldest PENDING age and keys held back come from backlog-stats.sql,
  * the relay's own gauge query, so they match /observe/metrics; the rest from cli-status.sql, in the same snapshot;
- * the relay instances from cli-instances.sql.
+ * the archive's figures from cli-archive.sql; the relay instances from cli-instances.sql.
  */
 @Command(name = "status", description = {"The backlog at a glance: PENDING rows (due now, in flight under a relay's "
         + "lease, backing off before their next attempt), the age of the oldest one, FAILED and PUBLISHED rows, keys "
-        + "held back; then the partitions and the relay instances that own them."})
+        + "held back, the archive's rows and its oldest; then the partitions and the relay instances that own them."})
 final class StatusCommand extends OutboxCommand {
 
     @Option(names = "--json", description = "One JSON document on one line instead of the text.")
@@ -70,6 +71,15 @@ final class StatusCommand extends OutboxCommand {
                 status.put("partitions", rs.getLong("partitions"));
                 status.put("unowned_partitions", rs.getLong("unowned_partitions"));
             }
+            try (ResultSet rs = statement.executeQuery(OutboxDatabase.sql("cli-archive", settings))) {
+                rs.next();
+                status.put("archived", rs.getLong("archived"));
+                status.put("archived_exact", rs.getBoolean("archived_exact"));
+                OffsetDateTime oldest = rs.getObject("oldest_archived_at", OffsetDateTime.class);
+                status.put("archive_oldest_archived_at", oldest == null ? null : oldest.toInstant().toString());
+                status.put("archive_oldest_age_seconds", oldest == null ? null
+                        : Math.round(rs.getDouble("oldest_archived_age_seconds") * 1000) / 1000.0);
+            }
             List<Map<String, Object>> instances = new ArrayList<>();
             try (ResultSet rs = statement.executeQuery(OutboxDatabase.sql("cli-instances", settings))) {
                 while (rs.next()) {
@@ -103,6 +113,8 @@ final class StatusCommand extends OutboxCommand {
                 .add("keys held back", s.get("keys_held_back"),
                         "later events wait behind a retried" + (settings.failedBlocksKey() ? " or FAILED" : "")
                                 + " event of their key")
+                .add("archived", ((boolean) s.get("archived_exact") ? "" : "~") + s.get("archived"),
+                        archived(s, settings))
                 .printBody(out, "  ");
         out.println();
         @SuppressWarnings("unchecked")
@@ -121,6 +133,16 @@ final class StatusCommand extends OutboxCommand {
             out.println(failed + " FAILED " + (failed == 1 ? "row" : "rows")
                     + ": 'failed' lists them, 'replay --id ID | --key TYPE/ID | --all' retries them.");
         }
+    }
+
+    /** What the archived figure means: where the rows are, the oldest, and whether it is an estimate. */
+    private static String archived(Map<String, Object> s, OperatorSettings settings) {
+        String text = "in " + settings.table().qualified() + "_archive";
+        if (s.get("archive_oldest_archived_at") != null) {
+            double age = (double) s.get("archive_oldest_age_seconds");
+            text += "; the oldest archived " + s.get("archive_oldest_archived_at") + " (" + human(age) + " ago)";
+        }
+        return (boolean) s.get("archived_exact") ? text : text + "; estimated from the table statistics";
     }
 
     /** [0, 1, 2, 3, 7, 9, 10] as "0-3, 7, 9-10"; "-" for none. */

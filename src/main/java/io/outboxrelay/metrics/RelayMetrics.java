@@ -18,7 +18,8 @@ import org.apache.camel.ExchangeProperty;
  * outbox_events_claimed_total, outbox_events_published_total, outbox_publish_failures_total,
  * outbox_events_failed_total, outbox_backlog_events, outbox_failed_events, outbox_oldest_pending_age_seconds,
  * outbox_keys_held_back, outbox_partitions_owned, outbox_instances_live, outbox_partitions_taken_total,
- * outbox_partitions_given_up_total and the outbox_commit_to_ack_seconds histogram.
+ * outbox_partitions_given_up_total, outbox_archive_rows_archived_total, outbox_archive_rows (an estimate) and the
+ * outbox_commit_to_ack_seconds histogram.
  */
 public class RelayMetrics {
 
@@ -36,6 +37,8 @@ public class RelayMetrics {
     private final AtomicLong liveInstances = new AtomicLong();
     private final Counter partitionsTaken;
     private final Counter partitionsGivenUp;
+    private final Counter archived;
+    private final AtomicLong archiveRows = new AtomicLong();
 
     public RelayMetrics(MeterRegistry registry) {
         claims = Counter.builder("outbox.claims")
@@ -74,6 +77,17 @@ public class RelayMetrics {
         Gauge.builder("outbox.keys.held.back", keysHeldBack, AtomicLong::get)
                 .description("Keys whose later events wait behind an event being retried (or FAILED, when it blocks)")
                 .register(registry);
+        archived = Counter.builder("outbox.archive.rows.archived")
+                .description("Published rows this instance moved to the archive table").register(registry);
+        Gauge.builder("outbox.archive.rows", archiveRows, AtomicLong::get)
+                .description("Rows in the archive table, estimated from the table statistics (pg_class.reltuples of "
+                        + "its partitions, as of their last vacuum or analyze): cheap at any size")
+                .register(registry);
+    }
+
+    /** An archive batch moved this many rows (the retention route's step). */
+    public void archived(int rows) {
+        archived.increment(rows);
     }
 
     /** A claim statement's batch (the claim route's step). */
@@ -119,5 +133,6 @@ public class RelayMetrics {
         failedRows.set(((Number) stats.get("failed")).longValue());
         keysHeldBack.set(((Number) stats.get("keys_held_back")).longValue());
         oldestPendingAgeMillis.set(Math.round(((Number) stats.get("oldest_pending_age_seconds")).doubleValue() * 1000));
+        archiveRows.set(((Number) stats.get("archive_rows_estimate")).longValue());
     }
 }

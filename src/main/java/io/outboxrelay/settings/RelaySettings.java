@@ -43,8 +43,10 @@ public record RelaySettings(
         Duration backoffMax,
         boolean failedBlocksKey,
         Duration retention,
+        String retentionMode,
         int retentionIntervalMs,
         int retentionBatchSize,
+        Duration archiveRetention,
         int metricsRefreshMs,
         int healthProbeIntervalMs,
         String routesDir) {
@@ -117,8 +119,10 @@ public record RelaySettings(
                 backoffMax,
                 r.bool("outbox.failed-blocks-key"),
                 r.duration("outbox.retention"),
+                r.choice("outbox.retention.mode", "delete", "archive"),
                 r.integer("outbox.retention.interval-ms", 1_000, Integer.MAX_VALUE),
                 r.integer("outbox.retention.batch-size", 1, 1_000_000),
+                r.optionalDuration("outbox.archive.retention"),
                 r.integer("outbox.metrics.refresh-ms", 100, 3_600_000),
                 r.integer("outbox.health.probe-interval-ms", 100, 600_000),
                 r.text("outbox.routes-dir"));
@@ -201,6 +205,16 @@ public record RelaySettings(
         return retention.toString();
     }
 
+    /** outbox.retention.mode=archive: retention moves rows to the archive table instead of deleting them. */
+    public boolean archiveMode() {
+        return "archive".equals(retentionMode);
+    }
+
+    /** outbox.archive.retention as an interval, or "" to keep archived rows forever. */
+    public String archiveRetentionInterval() {
+        return archiveRetention == null ? "" : archiveRetention.toString();
+    }
+
     /** Hides the password from toString(), which Camel may log when it lists registry beans. */
     @Override
     public String toString() {
@@ -255,6 +269,22 @@ public record RelaySettings(
                 return Boolean.parseBoolean(value);
             }
             throw new InvalidSettingException(key, value, "expected true or false");
+        }
+
+        /** One of the given words, exactly. */
+        String choice(String key, String... allowed) {
+            String value = text(key);
+            for (String word : allowed) {
+                if (word.equals(value)) {
+                    return value;
+                }
+            }
+            throw new InvalidSettingException(key, value, "expected one of " + String.join(", ", allowed));
+        }
+
+        /** A duration as {@link #duration}, or null when the key is empty. */
+        Duration optionalDuration(String key) {
+            return optionalText(key).isEmpty() ? null : duration(key);
         }
 
         /** ISO-8601 durations; PostgreSQL reads the same text as an interval, so the SQL can use it as is. */

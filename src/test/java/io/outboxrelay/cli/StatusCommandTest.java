@@ -35,6 +35,12 @@ class StatusCommandTest extends OutboxTableTestSupport {
         for (int i = 0; i < 4; i++) {
             outbox.insert("order/k8", "PUBLISHED");
         }
+        // three archived rows, as the archive mode's retention moves them, the oldest archived 3 days ago
+        for (int i = 0; i < 3; i++) {
+            UUID archived = outbox.insert("order/k9", "PUBLISHED");
+            db.update("WITH moved AS (DELETE FROM outbox WHERE id = ? RETURNING *) INSERT INTO outbox_archive "
+                    + "SELECT *, now() - interval '3 days' + ? * interval '1 hour' FROM moved", archived, i);
+        }
         // a live relay owning five partitions with 2 events in flight, and a killed one whose partition's lease
         // expired (its in-flight figure no longer counts)
         db.update("INSERT INTO outbox_instances (instance_id, heartbeat_at, in_flight) "
@@ -64,6 +70,11 @@ class StatusCommandTest extends OutboxTableTestSupport {
         assertTrue(age >= 7200 && age < 7300, result.out());
         assertEquals(32, status.get("partitions").asLong(), result.out());
         assertEquals(27, status.get("unowned_partitions").asLong(), result.out());
+        assertEquals(3, status.get("archived").asLong(), result.out());
+        assertTrue(status.get("archived_exact").asBoolean(), result.out());
+        double archiveAge = status.get("archive_oldest_age_seconds").asDouble();
+        assertTrue(archiveAge >= 3 * 86400 && archiveAge < 3 * 86400 + 100, result.out());
+        assertTrue(status.get("archive_oldest_archived_at").asText().matches("\\d{4}-\\d\\d-\\d\\dT.*Z"), result.out());
         JsonNode instances = status.get("instances");
         assertEquals(2, instances.size(), result.out());
         assertEquals("relay-a", instances.get(0).get("instance_id").asText());
@@ -93,6 +104,8 @@ class StatusCommandTest extends OutboxTableTestSupport {
                 + "  FAILED                 2\n"
                 + "  PUBLISHED              4  kept for outbox.retention\n"
                 + "  keys held back         1  later events wait behind a retried event of their key\n"), out);
+        assertTrue(out.matches("(?s).*\n  archived               3  in outbox_archive; the oldest archived "
+                + "\\d{4}-\\d\\d-\\d\\dT[^ ]+Z \\(3d 0h 0m \\d+s ago\\)\n.*"), out);
         assertTrue(out.contains("2 FAILED rows: 'failed' lists them"), out);
         // the partitions and their owners, the newest heartbeat first
         assertTrue(out.contains("\n32 partitions, 27 without a live owner; 2 relay instances\n"), out);
@@ -124,9 +137,11 @@ class StatusCommandTest extends OutboxTableTestSupport {
         JsonNode status = result.json();
         assertEquals("app.events_outbox", status.get("table").asText());
         for (String figure : new String[] {"pending", "due", "in_flight", "backing_off", "failed", "published",
-            "keys_held_back"}) {
+            "keys_held_back", "archived"}) {
             assertEquals(0, status.get(figure).asLong(), figure);
         }
+        assertEquals(0, status.get("archived").asLong());
+        assertTrue(status.get("archive_oldest_archived_at").isNull(), result.out());
         assertEquals(0.0, status.get("oldest_pending_age_seconds").asDouble());
         CliFixture.Result text = empty.run("status");
         assertEquals(0, text.exit(), text.toString());

@@ -62,6 +62,9 @@ class RelaySettingsTest {
         assertEquals(duration("outbox.retention"), s.retention());
         assertEquals(integer("outbox.retention.interval-ms"), s.retentionIntervalMs());
         assertEquals(integer("outbox.retention.batch-size"), s.retentionBatchSize());
+        assertEquals("delete", s.retentionMode());
+        assertEquals(null, s.archiveRetention(), "archived rows are kept forever by default");
+        assertEquals("", s.archiveRetentionInterval());
         assertEquals(integer("outbox.metrics.refresh-ms"), s.metricsRefreshMs());
         assertEquals(integer("outbox.health.probe-interval-ms"), s.healthProbeIntervalMs());
         assertEquals(text("outbox.routes-dir"), s.routesDir());
@@ -96,6 +99,15 @@ class RelaySettingsTest {
         String id = read(Map.of()).instanceId();
 
         assertTrue(id.matches(".+-" + pid + "-[0-9a-f]{8}"), id);
+    }
+
+    @Test
+    void archiveModeAndAnArchiveRetention() {
+        RelaySettings s = read(Map.of("outbox.retention.mode", " archive ", "outbox.archive.retention", "P90D"));
+
+        assertTrue(s.archiveMode());
+        assertEquals(Duration.ofDays(90), s.archiveRetention());
+        assertEquals("PT2160H", s.archiveRetentionInterval(), "as PostgreSQL reads it: an interval");
     }
 
     @Test
@@ -141,6 +153,10 @@ class RelaySettingsTest {
             "outbox.retention                       | P0D                | ISO-8601 duration",
             "outbox.retention.interval-ms           | 999                | from 1000 to 2147483647",
             "outbox.retention.batch-size            | 0                  | from 1 to 1000000",
+            "outbox.retention.mode                  | move               | one of delete, archive",
+            "outbox.retention.mode                  | Archive            | one of delete, archive",
+            "outbox.archive.retention               | 90 days            | ISO-8601 duration",
+            "outbox.archive.retention               | P3M                | ISO-8601 duration",
             "outbox.metrics.refresh-ms              | 99                 | from 100 to 3600000",
             "outbox.health.probe-interval-ms        | 600001             | from 100 to 600000",
             "outbox.instance-id                     | relay a            | letters, digits",

@@ -1,0 +1,212 @@
+package io.outboxrelay.retention;
+
+import java.time.Duration;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.outboxrelay.schema.SchemaMigration;
+import io.outboxrelay.settings.TableName;
+import io.outboxrelay.support.RelayInstance;
+import io.outboxrelay.support.TestDatabase;
+import org.apache.camel.component.micrometer.MicrometerConstants;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * outbox.retention.mode=archive moves old PUBLISHED rows, unchanged, to outbox_archive in bounded batches, and nothing
+ * else; outbox.archive.retention drops whole month partitions; the archive table exists whatever the mode. (A kill -9
+ * in the middle of a large archive run: ArchiveCrashIT; the time at 2 million rows: bench/, the archive scenario.)
+ */
+@Tag("services")
+class ArchiveTest {
+
+    private static final String COLUMNS = "id, seq, aggregate_type, aggregate_id, event_type, payload::text AS payload, "
+            + "headers::text AS headers, created_at, status, attempts, last_error, next_attempt_at, published_at, "
+            + "partition_number";
+
+    @Test
+    void archiveModeMovesOnlyOldPublishedRowsUnchangedInBoundedBatches() {
+        try (TestDatabase db = TestDatabase.create()) {
+            migrate(db);
+            db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, headers, status, "
+                    + "attempts, last_error, published_at, created_at) SELECT 't', 'old-published', 'E', "
+                    + "jsonb_build_object('n', n), CAST('{\"h\": \"v\"}' AS jsonb), 'PUBLISHED', n % 2, 'once ' || n, "
+                    + "now() - interval '8 days' - n * interval '1 minute', now() - interval '30 days' "
+                    + "FROM generate_series(1, 5) n "
+                    + "UNION ALL SELECT 't', 'recent-published', 'E', '{}', NULL, 'PUBLISHED', 0, NULL, "
+                    + "now() - interval '6 days', now() - interval '30 days' FROM generate_series(1, 2) "
+                    + "UNION ALL SELECT 't', 'old-failed', 'E', '{}', NULL, 'FAILED', 10, 'boom', NULL, "
+                    + "now() - interval '30 days' FROM generate_series(1, 2) "
+                    + "UNION ALL SELECT 't', 'old-pending', 'E', '{}', NULL, 'PENDING', 3, 'retrying', NULL, "
+                        + "now() - interval '30 days' FROM generate_series(1, 2)");
+            List<Map<String, Object>> before = db.query("SELECT " + COLUMNS
+                    + " FROM outbox WHERE aggregate_id = 'old-published' ORDER BY seq");
+            try (RelayInstance relay = RelayInstance.start(settings(db, "archive"))) {
+                await().atMost(Duration.ofSeconds(30)).until(
+                        () -> db.count("SELECT count(*) FROM outbox WHERE aggregate_id = 'old-published'") == 0);
+
+                List<Map<String, Object>> archived = db.query("SELECT " + COLUMNS
+                        + " FROM outbox_archive ORDER BY seq");
+                assertEquals(before, archived, "every column unchanged");
+                // batch-size 2: three statements (2 + 2 + 1), each with its own archived_at (its transaction's now())
+                assertEquals(3, db.count("SELECT count(DISTINCT archived_at) FROM outbox_archive"));
+                assertEquals(5, db.count("SELECT count(*) FROM outbox_archive WHERE archived_at > now() - interval "
+                        + "'1 minute'"));
+                assertEquals(0, db.count("SELECT count(*) FROM outbox_archive_default"), "the month's partition exists");
+                await().atMost(Duration.ofSeconds(10)).until(() -> relay.counter("outbox.archive.rows.archived") == 5.0);
+
+                db.update("ANALYZE outbox_archive");
+                await().atMost(Duration.ofSeconds(10)).until(() -> gauge(relay, "outbox.archive.rows") == 5.0);
+            }
+            Map<String, Long> left = db.query("SELECT aggregate_id, count(*) AS n FROM outbox GROUP BY aggregate_id")
+                    .stream().collect(Collectors.toMap(r -> (String) r.get("aggregate_id"), r -> (Long) r.get("n")));
+            assertEquals(Map.of("recent-published", 2L, "old-failed", 2L, "old-pending", 2L), left);
+        }
+    }
+
+    @Test
+    void deleteModeLeavesTheArchiveEmptyAndSwitchingModesNeedsNoMigration() {
+        try (TestDatabase db = TestDatabase.create()) {
+            try (RelayInstance relay = RelayInstance.start(settings(db, "delete"))) {
+                insertOldPublished(db, "deleted", 3);
+                await().atMost(Duration.ofSeconds(30)).until(
+                        () -> db.count("SELECT count(*) FROM outbox WHERE aggregate_id = 'deleted'") == 0);
+            }
+            assertEquals(0, db.count("SELECT count(*) FROM outbox_archive"), "delete mode deletes");
+            long migrations = db.count("SELECT count(*) FROM outbox_schema_history");
+
+            try (RelayInstance relay = RelayInstance.start(settings(db, "archive"))) {
+                insertOldPublished(db, "archived", 3);
+                await().atMost(Duration.ofSeconds(30)).until(
+                        () -> db.count("SELECT count(*) FROM outbox_archive WHERE aggregate_id = 'archived'") == 3);
+            }
+            assertEquals(migrations, db.count("SELECT count(*) FROM outbox_schema_history"), "no migration ran");
+            assertEquals(0, db.count("SELECT count(*) FROM outbox WHERE aggregate_id = 'archived'"));
+        }
+    }
+
+    @Test
+    void archiveRetentionDropsOnlyMonthsEntirelyPastIt() {
+        try (TestDatabase db = TestDatabase.create()) {
+            Map<String, String> settings = settings(db, "archive");
+            try (RelayInstance relay = RelayInstance.start(settings)) {
+                // migrated: this month and the next have their partitions
+            }
+            YearMonth now = YearMonth.now(ZoneOffset.UTC);
+            // four months ago: entirely more than 62 days old; last month: partly younger, kept whole
+            String old = partition(db, now.minusMonths(4));
+            String lastMonth = partition(db, now.minusMonths(1));
+            db.update("INSERT INTO outbox_archive SELECT gen_random_uuid(), n, 't', 'k', 'E', '{}', NULL, now(), "
+                    + "'PUBLISHED', 0, NULL, now(), now(), 0, CAST(? AS timestamptz) + interval '1 day' "
+                    + "FROM generate_series(1, 10) n", now.minusMonths(4).atDay(1) + "T00:00:00Z");
+            db.update("INSERT INTO outbox_archive SELECT gen_random_uuid(), n, 't', 'k', 'E', '{}', NULL, now(), "
+                    + "'PUBLISHED', 0, NULL, now(), now(), 0, CAST(? AS timestamptz) + interval '1 day' "
+                    + "FROM generate_series(1, 10) n", now.minusMonths(1).atDay(1) + "T00:00:00Z");
+            // a row in the DEFAULT partition (a month whose partition was missing) is deleted row-wise
+            db.update("INSERT INTO outbox_archive SELECT gen_random_uuid(), 1, 't', 'k', 'E', '{}', NULL, now(), "
+                    + "'PUBLISHED', 0, NULL, now(), now(), 0, now() + interval '3 years'");
+            db.update("INSERT INTO outbox_archive SELECT gen_random_uuid(), 1, 't', 'k', 'E', '{}', NULL, now(), "
+                    + "'PUBLISHED', 0, NULL, now(), now(), 0, now() - interval '10 years'");
+
+            settings.put("outbox.archive.retention", "P62D");
+            try (RelayInstance relay = RelayInstance.start(settings)) {
+                await().atMost(Duration.ofSeconds(30)).until(
+                        () -> db.query("SELECT to_regclass(?) AS t", old).get(0).get("t") == null);
+            }
+            assertNotNull(db.query("SELECT to_regclass(?) AS t", lastMonth).get(0).get("t"));
+            assertEquals(10, db.count("SELECT count(*) FROM " + lastMonth));
+            assertEquals(1, db.count("SELECT count(*) FROM outbox_archive_default"), "only the expired row went");
+            assertEquals(11, db.count("SELECT count(*) FROM outbox_archive"));
+        }
+    }
+
+    @Test
+    void aMonthWithRowsInTheDefaultPartitionKeepsThemThereInsteadOfFailing() {
+        try (TestDatabase db = TestDatabase.create()) {
+            migrate(db);
+            YearMonth next = YearMonth.now(ZoneOffset.UTC).plusMonths(1);
+            String nextPartition = String.format("outbox_archive_%04d_%02d", next.getYear(), next.getMonthValue());
+            db.update("DROP TABLE " + nextPartition);
+            db.update("INSERT INTO outbox_archive SELECT gen_random_uuid(), 1, 't', 'k', 'E', '{}', NULL, now(), "
+                    + "'PUBLISHED', 0, NULL, now(), now(), 0, CAST(? AS timestamptz)", next.atDay(2) + "T00:00:00Z");
+            // CREATE TABLE ... PARTITION OF would fail on that row; the janitor's function leaves the month alone
+            assertEquals(0, db.count("SELECT outbox_archive_add_partitions()"));
+            assertEquals(1, db.count("SELECT count(*) FROM outbox_archive_default"));
+            db.update("DELETE FROM outbox_archive_default");
+            assertEquals(1, db.count("SELECT outbox_archive_add_partitions()"), "made once the month is free");
+        }
+    }
+
+    @Test
+    void eachBatchReadsTheOldestRowsThroughTheIndex() {
+        try (TestDatabase db = TestDatabase.create()) {
+            String archive;
+            try (RelayInstance relay = RelayInstance.start(RelayInstance.settings(db, "kafka:unused", "127.0.0.1:1"))) {
+                archive = relay.context().getRegistry().lookupByNameAndType("sql.archive-expired", String.class)
+                        .replace(":#${bean:relaySettings.retentionInterval}", "'P7D'")
+                        .replace(":#${bean:relaySettings.retentionBatchSize}", "5000");
+            }
+            db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, published_at) "
+                    + "SELECT 't', 'k' || (n % 100), 'E', '{}', 'PUBLISHED', now() - interval '30 days' "
+                    + "+ n * interval '1 second' FROM generate_series(1, 100000) AS n");
+            db.update("VACUUM ANALYZE outbox");
+            String plan = db.query("EXPLAIN " + archive).stream().map(r -> (String) r.get("QUERY PLAN"))
+                    .collect(Collectors.joining("\n"));
+            assertTrue(plan.contains("Index Scan using outbox_published_at_idx"), plan);
+            assertTrue(!plan.contains("Seq Scan"), plan);
+            assertEquals(5000, db.update(archive));
+            assertEquals(95000, db.count("SELECT count(*) FROM outbox"));
+            assertEquals(5000, db.count("SELECT count(*) FROM outbox_archive"));
+        }
+    }
+
+    /** The relay's migrations, without a relay: rows can be written before any retention pass. */
+    private static void migrate(TestDatabase db) {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL(db.url());
+        dataSource.setUser("postgres");
+        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true).isReady());
+    }
+
+    private static Map<String, String> settings(TestDatabase db, String mode) {
+        Map<String, String> settings = new HashMap<>(RelayInstance.settings(db, "kafka:unused", "127.0.0.1:1"));
+        settings.put("outbox.retention", "P7D");
+        settings.put("outbox.retention.mode", mode);
+        settings.put("outbox.retention.interval-ms", "1000");
+        settings.put("outbox.retention.batch-size", "2");
+        settings.put("outbox.metrics.refresh-ms", "200");
+        return settings;
+    }
+
+    private static void insertOldPublished(TestDatabase db, String key, int rows) {
+        db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, published_at) "
+                + "SELECT 't', ?, 'E', '{}', 'PUBLISHED', now() - interval '8 days' FROM generate_series(1, ?)", key, rows);
+    }
+
+    /** Makes the archive's partition of a month, as the janitor makes this month's. */
+    private static String partition(TestDatabase db, YearMonth month) {
+        String name = String.format("outbox_archive_%04d_%02d", month.getYear(), month.getMonthValue());
+        db.update("CREATE TABLE " + name + " PARTITION OF outbox_archive FOR VALUES FROM ('" + month.atDay(1)
+                + "T00:00:00Z') TO ('" + month.plusMonths(1).atDay(1) + "T00:00:00Z')");
+        return name;
+    }
+
+    private static double gauge(RelayInstance relay, String name) {
+        MeterRegistry registry = relay.context().getRegistry()
+                .lookupByNameAndType(MicrometerConstants.METRICS_REGISTRY_NAME, MeterRegistry.class);
+        Gauge gauge = registry.find(name).gauge();
+        return gauge == null ? -1 : gauge.value();
+    }
+}
