@@ -18,14 +18,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Relay processes join, stop gracefully and (in the second run) are killed every two seconds while they drain 60,000
+ * Relay processes join, stop gracefully and (in the second run) are killed every two seconds while they drain 40,000
  * events over 600 keys, written 1,000 a second: partitions keep moving between them. Nothing is lost, no key's events are first delivered out
  * of order, graceful stops duplicate nothing, and each kill duplicates at most one batch (what the killed instance
  * had claimed and not marked).
  */
 class ChurnIT {
 
-    private static final int EVENTS = 60_000;
+    private static final int EVENTS = 40_000;
     private static final int KEYS = 600;
     private static final int BATCH_SIZE = 500;
     private static final int SLICE = 1_000;
@@ -42,7 +42,7 @@ class ChurnIT {
                 first.terminate();
                 first.waitForExit(Duration.ofSeconds(60));
             }
-            // written over a minute while the instances come and go (a backlog written at once drains before much
+            // written over 40 s while the instances come and go (a backlog written at once drains before much
             // churn has happened)
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
                 for (int first = 1; first <= EVENTS; first += SLICE) {
