@@ -16,6 +16,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.outboxrelay.claim.InsertListener;
 import io.outboxrelay.claim.LeaveOnStop;
 import io.outboxrelay.claim.PartitionGrants;
+import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEventRows;
 import io.outboxrelay.failure.FailedAttempts;
 import io.outboxrelay.health.BackgroundHealthCheck;
@@ -57,7 +58,7 @@ import org.springframework.jms.connection.CachingConnectionFactory;
  * The relay's composition root: binds what the routes refer to by name (the validated settings, the pooled data
  * source, the schema migrations (outbox and inbox), the resolved SQL statements, the JMS and AMQP connection
  * factories, the inbox's transaction policy, the partition grants, the metrics registry, the health checks and the
- * small beans of the claim, publish and failure steps).
+ * small beans of the claim, publish and failure steps, the mapper with the event schemas).
  * Camel K and other runtimes that start Camel themselves name it in {@code camel.main.configuration-classes}; the
  * jar's own main runs it earlier ({@link RelayMainListener}).
  */
@@ -68,6 +69,8 @@ public class RelayConfiguration implements CamelConfiguration {
         PropertiesComponent properties = context.getPropertiesComponent();
         RelaySettings settings = NormalisedProperties.apply(context);
         InboxSettings inboxSettings = NormalisedProperties.applyInbox(context);
+        // read and checked before anything starts: a bad schema file is bad configuration
+        EventSchemas schemas = EventSchemas.load(settings.schemasDir());
 
         Registry registry = context.getRegistry();
         registry.bind("relaySettings", settings);
@@ -132,8 +135,10 @@ public class RelayConfiguration implements CamelConfiguration {
                 grants));
         addService(context, new InsertListener(dataSource, settings.table().qualified(), wakeClaims(context)));
 
-        // publish: event to message, parts by destination, the size check, the routes' bookkeeping
-        CloudEventsMapper mapper = new CloudEventsMapper(settings.source(), "kafka".equals(settings.endpointScheme()));
+        // publish: event to message (checked against its schema), parts by destination, the size check, the routes'
+        // bookkeeping
+        CloudEventsMapper mapper = new CloudEventsMapper(settings.source(), "kafka".equals(settings.endpointScheme()),
+                schemas);
         registry.bind("cloudEventsMapper", mapper);
         Destinations destinations = new Destinations(context, settings.endpoint());
         RecordSizeCheck sizeCheck = new RecordSizeCheck(destinations, topicLimits,
