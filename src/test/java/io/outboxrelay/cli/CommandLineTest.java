@@ -81,7 +81,7 @@ class CommandLineTest extends OutboxTableTestSupport {
         assertEquals("", result.err());
         assertTrue(result.out().startsWith("#!/usr/bin/env bash\n"), result.out());
         assertTrue(result.out().contains("\ncomplete -F _complete_outbox-relay -o default outbox-relay "), result.out());
-        assertTrue(result.out().contains("local commands=\"status failed replay help completion\""), result.out());
+        assertTrue(result.out().contains("local commands=\"status failed replay validate help completion\""), result.out());
         for (String option : new String[] {"--json", "--limit", "--key", "--aggregate-type", "--id", "--all",
             "--dry-run"}) {
             assertTrue(result.out().contains(option), option);
