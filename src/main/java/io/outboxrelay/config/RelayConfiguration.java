@@ -51,6 +51,8 @@ import org.apache.camel.spi.Registry;
 import org.apache.camel.spring.spi.SpringTransactionPolicy;
 import org.apache.camel.util.function.Suppliers;
 import org.apache.qpid.jms.JmsConnectionFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jms.connection.CachingConnectionFactory;
 
@@ -64,6 +66,8 @@ import org.springframework.jms.connection.CachingConnectionFactory;
  */
 public class RelayConfiguration implements CamelConfiguration {
 
+    private static final Logger LOG = LoggerFactory.getLogger(RelayConfiguration.class);
+
     @Override
     public void configure(CamelContext context) {
         PropertiesComponent properties = context.getPropertiesComponent();
@@ -71,6 +75,10 @@ public class RelayConfiguration implements CamelConfiguration {
         InboxSettings inboxSettings = NormalisedProperties.applyInbox(context);
         // read and checked before anything starts: a bad schema file is bad configuration
         EventSchemas schemas = EventSchemas.load(settings.schemasDir());
+        if (schemas != EventSchemas.NONE) {
+            LOG.info("Event schemas: {} from {}; events of other types are not checked", schemas.size(),
+                    settings.schemasDir());
+        }
 
         Registry registry = context.getRegistry();
         registry.bind("relaySettings", settings);
