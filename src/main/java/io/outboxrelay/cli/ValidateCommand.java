@@ -116,7 +116,10 @@ final class ValidateCommand extends OutboxCommand {
         row.put("schema", schema.file());
         List<Map<String, String>> errors = new ArrayList<>();
         for (Violation violation : violations) {
-            errors.add(Map.of("pointer", violation.pointer(), "message", violation.message()));
+            Map<String, String> error = new LinkedHashMap<>();
+            error.put("pointer", violation.pointer());
+            error.put("message", violation.message());
+            errors.add(error);
         }
         row.put("errors", errors);
         return row;
