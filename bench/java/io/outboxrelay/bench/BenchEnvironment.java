@@ -113,6 +113,53 @@ final class BenchEnvironment {
                 (Object) types, events);
     }
 
+    /**
+     * A schema for the events of {@link #insertEventsUnanalysed} (every field required, typed, the lines' items too)
+     * for each aggregate type, as outbox.schemas-dir wants it: the directory's absolute path.
+     */
+    static String writeSchemas(String[] types) {
+        String schema = """
+                {
+                  "$schema": "https://json-schema.org/draft/2020-12/schema",
+                  "$id": "https://example.com/schemas/Updated.json",
+                  "type": "object",
+                  "required": ["id", "customer", "status", "currency", "total", "lines", "note"],
+                  "additionalProperties": false,
+                  "properties": {
+                    "id": {"type": "integer", "minimum": 1},
+                    "customer": {"type": "string", "pattern": "^customer-[0-9]+$"},
+                    "status": {"enum": ["NEW", "CONFIRMED", "SHIPPED", "CANCELLED"]},
+                    "currency": {"type": "string", "minLength": 3, "maxLength": 3},
+                    "total": {"type": "number", "minimum": 0},
+                    "lines": {
+                      "type": "array",
+                      "minItems": 1,
+                      "items": {
+                        "type": "object",
+                        "required": ["sku", "qty", "price"],
+                        "properties": {
+                          "sku": {"type": "string"},
+                          "qty": {"type": "integer", "minimum": 1},
+                          "price": {"type": "number", "minimum": 0}
+                        }
+                      }
+                    },
+                    "note": {"type": "string", "maxLength": 1000}
+                  }
+                }""";
+        try {
+            Path dir = Files.createTempDirectory("bench-schemas");
+            for (String type : types) {
+                Path file = dir.resolve(type).resolve("Updated.schema.json");
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, schema);
+            }
+            return dir.toAbsolutePath().toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     long recordsIn(String[] types) throws Exception {
         try (Admin admin = kafka.admin()) {
             Map<TopicPartition, OffsetSpec> request = new HashMap<>();

@@ -17,8 +17,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.outboxrelay.support.KafkaBroker;
 
 /**
- * The benchmark suite ({@code bench/run}): limits (raw Kafka producer, raw claim + mark), the naive baseline, drain,
- * steady and idle, each {@code --runs} times, against a real Kafka broker and the packaged relay. Appends one JSON
+ * The benchmark suite ({@code bench/run}): limits (raw Kafka producer, raw claim + mark), the naive baseline, drain
+ * (also without and with event schemas: schemas), steady and idle, each {@code --runs} times, against a real Kafka broker and the packaged relay. Appends one JSON
  * line per result to docs/benchmarks.jsonl and a section per run to docs/BENCHMARKS.md. Not a test: nothing here
  * passes or fails.
  *
@@ -48,7 +48,7 @@ public final class Benchmarks {
         int retentionPending = Integer.parseInt(o.getOrDefault("retention-pending", "100000"));
         int startupRuns = Integer.parseInt(o.getOrDefault("startup-runs", "3"));
         List<String> only = List.of(o.getOrDefault("only",
-                "limits,naive,plain,drain,hot,startup,steady,idle,retention,archive").split(","));
+                "limits,naive,plain,drain,schemas,hot,startup,steady,idle,retention,archive").split(","));
 
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         List<Map<String, Object>> results = new ArrayList<>();
@@ -69,6 +69,11 @@ public final class Benchmarks {
                 }
                 if (only.contains("drain")) {
                     record(results, run, scenarios.drain(events));
+                }
+                if (only.contains("schemas")) {
+                    for (Map<String, Object> drain : scenarios.drainSchemas(events, run % 2 == 0)) {
+                        record(results, run, drain);
+                    }
                 }
                 if (only.contains("hot")) {
                     record(results, run, scenarios.plainDrainHotKeys(events));
@@ -162,6 +167,11 @@ public final class Benchmarks {
         }
         for (Map.Entry<Object, Map<String, Long>> run : rates.entrySet()) {
             Map<String, Long> r = run.getValue();
+            if (r.containsKey("drain_schemas_on") && r.containsKey("drain_schemas_off")) {
+                md.append(String.format("Run %s: drain with event schemas %,d events/s = %.0f%% of the drain without "
+                        + "(%,d/s; target ≥ 85%%).%n%n", run.getKey(), r.get("drain_schemas_on"),
+                        100.0 * r.get("drain_schemas_on") / r.get("drain_schemas_off"), r.get("drain_schemas_off")));
+            }
             if (r.containsKey("drain") && r.containsKey("limit_kafka") && r.containsKey("limit_postgres")) {
                 long limit = Math.min(r.get("limit_kafka"), r.get("limit_postgres"));
                 md.append(String.format("Run %s: relay drain %,d events/s = %.0f%% of the lower raw limit (%,d/s)",

@@ -41,30 +41,46 @@ final class Scenarios {
 
     /** Pre-inserted events over 1,000 keys (not timed), then one relay drains them: events/s, peak RSS, CPU per event. */
     Map<String, Object> drain(int events) throws Exception {
-        return drain("drain", events, BenchEnvironment.KEYS, db -> env.startRelay(db, Map.of()));
+        return drain("drain", events, BenchEnvironment.KEYS, (db, types) -> env.startRelay(db, Map.of()));
     }
 
     /** The same over only 10 keys: hot aggregates. */
     Map<String, Object> drainHotKeys(int events) throws Exception {
-        return drain("drain_hot_keys", events, HOT_KEYS, db -> env.startRelay(db, Map.of()));
+        return drain("drain_hot_keys", events, HOT_KEYS, (db, types) -> env.startRelay(db, Map.of()));
     }
 
     /** The plain-Java batched relay (PlainRelay) on the same events, as its own process. */
     Map<String, Object> plainDrain(int events) throws Exception {
-        return drain("plain_drain", events, BenchEnvironment.KEYS, env::startPlainRelay);
+        return drain("plain_drain", events, BenchEnvironment.KEYS, (db, types) -> env.startPlainRelay(db));
     }
 
     Map<String, Object> plainDrainHotKeys(int events) throws Exception {
-        return drain("plain_drain_hot_keys", events, HOT_KEYS, env::startPlainRelay);
+        return drain("plain_drain_hot_keys", events, HOT_KEYS, (db, types) -> env.startPlainRelay(db));
+    }
+
+    /**
+     * The drain without event schemas and with a schema for every event type of the bench (outbox.schemas-dir), each
+     * on a fresh database; the order alternates with the run, so that neither always drains on the warmer machine.
+     */
+    List<Map<String, Object>> drainSchemas(int events, boolean schemasFirst) throws Exception {
+        List<Map<String, Object>> results = new ArrayList<>();
+        for (boolean schemas : schemasFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
+            results.add(schemas
+                    ? drain("drain_schemas_on", events, BenchEnvironment.KEYS, (db, types) -> env.startRelay(db,
+                            Map.of("OUTBOX_SCHEMAS_DIR", BenchEnvironment.writeSchemas(types))))
+                    : drain("drain_schemas_off", events, BenchEnvironment.KEYS,
+                            (db, types) -> env.startRelay(db, Map.of())));
+        }
+        return results;
     }
 
     private Map<String, Object> drain(String scenario, int events, int keys,
-            java.util.function.Function<TestDatabase, RelayProcess> launcher) throws Exception {
+            java.util.function.BiFunction<TestDatabase, String[], RelayProcess> launcher) throws Exception {
         try (TestDatabase db = env.databaseWithSchema()) {
             String[] types = env.createTopics(scenario.replace("_", "") + suffix());
             // a relay runs for days: it first drains a warm-up backlog (JIT, connections, producers), untimed
             BenchEnvironment.insertEvents(db, types, DRAIN_WARMUP, keys);
-            RelayProcess relay = launcher.apply(db);
+            RelayProcess relay = launcher.apply(db, types);
             try {
                 awaitDrained(db, types, DRAIN_WARMUP);
                 // timed from the insert's commit, when the relay can see the events (not analysed: it is running)

@@ -23,33 +23,35 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The operator's command line, in the relay's jar: {@code java -jar outbox-relay.jar status|failed|replay|help ...}.
- * A command reads the relay's own settings (application.properties, environment variables, system properties; see
- * {@link OperatorSettings}), opens one JDBC connection, does its work and returns an exit code. It starts no Camel
- * route and no HTTP server, so it can run beside the relay in its pod, with the same environment.
+ * The operator's command line, in the relay's jar: {@code java -jar outbox-relay.jar
+ * status|failed|replay|validate|help ...}. A command reads the relay's own settings (application.properties,
+ * environment variables, system properties; see {@link OperatorSettings}), opens one JDBC connection, does its work
+ * and returns an exit code. It starts no Camel route and no HTTP server, so it can run beside the relay in its pod,
+ * with the same environment.
  *
  * <p>This class is the entry point and picocli's top command; picocli parses and checks the arguments and writes the
  * usage from the commands' annotations. A usage, setting or database error is one line on stderr, prefixed
  * "outbox-relay: ".
  */
 @Command(name = "java -jar outbox-relay.jar", synopsisSubcommandLabel = "COMMAND",
-        subcommands = {StatusCommand.class, FailedCommand.class, ReplayCommand.class, HelpCommand.class,
-            CompletionCommand.class},
+        subcommands = {StatusCommand.class, FailedCommand.class, ReplayCommand.class, ValidateCommand.class,
+            HelpCommand.class, CompletionCommand.class},
         description = {"Looks at or acts on the relay's outbox table, then exits. Without arguments the jar runs the "
                 + "relay.", "",
             "The commands use the relay's settings (application.properties, OUTBOX_DB_URL, OUTBOX_DB_USER, "
-                + "OUTBOX_DB_PASSWORD, OUTBOX_TABLE, OUTBOX_FAILED_BLOCKS_KEY, -Doutbox....) and start no routes or "
-                + "HTTP server: run them where the relay runs, with its environment."},
+                + "OUTBOX_DB_PASSWORD, OUTBOX_TABLE, OUTBOX_FAILED_BLOCKS_KEY, OUTBOX_SCHEMAS_DIR, -Doutbox....) and "
+                + "start no routes or HTTP server: run them where the relay runs, with its environment."},
         optionListHeading = "%nOptions:%n", commandListHeading = "%nCommands:%n",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:database unreachable or database error", "2:bad usage or bad setting",
-            "3:replay refused (nothing changed)"})
+            "3:replay refused (nothing changed)", "4:validate: some PENDING rows would fail their schema"})
 public final class OperatorCommands implements Runnable {
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_DATABASE = 1;
     public static final int EXIT_BAD_USAGE = 2;
     public static final int EXIT_REPLAY_REFUSED = 3;
+    public static final int EXIT_VALIDATION_FAILED = 4;
 
     private static final String PREFIX = "outbox-relay: ";
     private static final Set<String> HELP = Set.of("help", "--help", "-h");

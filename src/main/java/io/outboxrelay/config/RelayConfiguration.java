@@ -16,6 +16,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.outboxrelay.claim.InsertListener;
 import io.outboxrelay.claim.LeaveOnStop;
 import io.outboxrelay.claim.PartitionGrants;
+import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEventRows;
 import io.outboxrelay.failure.FailedAttempts;
 import io.outboxrelay.health.BackgroundHealthCheck;
@@ -50,6 +51,8 @@ import org.apache.camel.spi.Registry;
 import org.apache.camel.spring.spi.SpringTransactionPolicy;
 import org.apache.camel.util.function.Suppliers;
 import org.apache.qpid.jms.JmsConnectionFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jms.connection.CachingConnectionFactory;
 
@@ -57,17 +60,25 @@ import org.springframework.jms.connection.CachingConnectionFactory;
  * The relay's composition root: binds what the routes refer to by name (the validated settings, the pooled data
  * source, the schema migrations (outbox and inbox), the resolved SQL statements, the JMS and AMQP connection
  * factories, the inbox's transaction policy, the partition grants, the metrics registry, the health checks and the
- * small beans of the claim, publish and failure steps).
+ * small beans of the claim, publish and failure steps, the mapper with the event schemas).
  * Camel K and other runtimes that start Camel themselves name it in {@code camel.main.configuration-classes}; the
  * jar's own main runs it earlier ({@link RelayMainListener}).
  */
 public class RelayConfiguration implements CamelConfiguration {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RelayConfiguration.class);
 
     @Override
     public void configure(CamelContext context) {
         PropertiesComponent properties = context.getPropertiesComponent();
         RelaySettings settings = NormalisedProperties.apply(context);
         InboxSettings inboxSettings = NormalisedProperties.applyInbox(context);
+        // read and checked before anything starts: a bad schema file is bad configuration
+        EventSchemas schemas = EventSchemas.load(settings.schemasDir());
+        if (schemas != EventSchemas.NONE) {
+            LOG.info("Event schemas: {} from {}; events of other types are not checked", schemas.size(),
+                    settings.schemasDir());
+        }
 
         Registry registry = context.getRegistry();
         registry.bind("relaySettings", settings);
@@ -132,8 +143,10 @@ public class RelayConfiguration implements CamelConfiguration {
                 grants));
         addService(context, new InsertListener(dataSource, settings.table().qualified(), wakeClaims(context)));
 
-        // publish: event to message, parts by destination, the size check, the routes' bookkeeping
-        CloudEventsMapper mapper = new CloudEventsMapper(settings.source(), "kafka".equals(settings.endpointScheme()));
+        // publish: event to message (checked against its schema), parts by destination, the size check, the routes'
+        // bookkeeping
+        CloudEventsMapper mapper = new CloudEventsMapper(settings.source(), "kafka".equals(settings.endpointScheme()),
+                schemas);
         registry.bind("cloudEventsMapper", mapper);
         Destinations destinations = new Destinations(context, settings.endpoint());
         RecordSizeCheck sizeCheck = new RecordSizeCheck(destinations, topicLimits,

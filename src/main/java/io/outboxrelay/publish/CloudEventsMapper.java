@@ -3,12 +3,16 @@ package io.outboxrelay.publish;
 import java.nio.charset.StandardCharsets;
 import java.time.format.DateTimeFormatter;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.EventSchemas;
+import io.outboxrelay.event.EventSchemas.EventSchema;
+import io.outboxrelay.event.EventSchemas.Violation;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Body;
 import org.apache.camel.Exchange;
@@ -19,7 +23,11 @@ import org.apache.camel.component.kafka.KafkaConstants;
 /**
  * Turns one claimed outbox event into the message the contract promises: the payload as UTF-8 bytes, the row's own
  * headers, then the CloudEvents 1.0 binary-mode headers (which the row's headers cannot override), and for Kafka the
- * record key. Header values are strings: camel-kafka would serialise numbers as binary.
+ * record key. Header values are strings: camel-kafka would serialise numbers as binary. An event whose type has a
+ * schema (outbox.schemas-dir, {@link EventSchemas}) is checked against it here, the one step every event passes
+ * (alone or in a part): an invalid payload is unpublishable, a valid one names its schema's $id in ce_dataschema.
+ * (camel-json-validator would check a message against one schema, not pick it by event type, and is not served at
+ * the project's Camel version.)
  */
 public class CloudEventsMapper {
 
@@ -27,10 +35,16 @@ public class CloudEventsMapper {
 
     private final String source;
     private final boolean kafkaKey;
+    private final EventSchemas schemas;
 
     public CloudEventsMapper(String source, boolean kafkaKey) {
+        this(source, kafkaKey, EventSchemas.NONE);
+    }
+
+    public CloudEventsMapper(String source, boolean kafkaKey, EventSchemas schemas) {
         this.source = source;
         this.kafkaKey = kafkaKey;
+        this.schemas = schemas;
     }
 
     /** The publish-event route's step: the event whose id is the body becomes the exchange's message. */
@@ -42,6 +56,7 @@ public class CloudEventsMapper {
      * Writes the event's message.
      *
      * @throws UnpublishableEventException the row's headers are not an object of strings: it can never be sent
+     * @throws SchemaViolationException its event type's schema rejects the payload
      */
     public void write(OutboxEvent event, Message message) {
         Map<String, Object> headers = message.getHeaders();
@@ -60,6 +75,16 @@ public class CloudEventsMapper {
         headers.put("content-type", "application/json");
         if (kafkaKey) {
             headers.put(KafkaConstants.KEY, aggregateId);
+        }
+        EventSchema schema = schemas.find(event.aggregateType(), event.eventType());
+        if (schema != null) {
+            List<Violation> violations = schema.check(event.payload());
+            if (!violations.isEmpty()) {
+                throw new SchemaViolationException("event " + event.id() + ": " + schema.describe(violations));
+            }
+            if (schema.id() != null) {
+                headers.put("ce_dataschema", schema.id());
+            }
         }
         message.setBody(event.payload().getBytes(StandardCharsets.UTF_8));
     }

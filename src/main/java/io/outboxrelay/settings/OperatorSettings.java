@@ -4,14 +4,15 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The few settings the operator commands (io.outboxrelay.cli) use: where the outbox is, and whether a FAILED event
- * holds back its key (for the "keys held back" figure, as the relay's gauge counts it). They are read from the same
+ * The few settings the operator commands (io.outboxrelay.cli) use: where the outbox is, whether a FAILED event
+ * holds back its key (for the "keys held back" figure, as the relay's gauge counts it), and where the event schemas
+ * are (for the validate command). They are read from the same
  * sources and checked exactly as {@link RelaySettings} checks them, with the same one-line messages; the relay's other
  * settings (endpoint, batch size, ...) are not read, so a mistake there does not stop an operator from looking at the
  * table the relay cannot drain.
  */
 public record OperatorSettings(String dbUrl, String dbUser, String dbPassword, TableName table,
-        boolean failedBlocksKey) {
+        boolean failedBlocksKey, String schemasDir) {
 
     /** @param property resolves a key (application.properties, overridden by environment and system properties) */
     public static OperatorSettings read(Function<String, Optional<String>> property) {
@@ -21,7 +22,8 @@ public record OperatorSettings(String dbUrl, String dbUser, String dbPassword, T
                 r.text("outbox.db.user"),
                 r.optionalText("outbox.db.password"),
                 TableName.parse("outbox.table", r.text("outbox.table")),
-                r.bool("outbox.failed-blocks-key"));
+                r.bool("outbox.failed-blocks-key"),
+                RelaySettings.schemasDir(r));
     }
 
     /** The URL without its query string, which may carry a password: safe to print. */

@@ -49,7 +49,8 @@ public record RelaySettings(
         Duration archiveRetention,
         int metricsRefreshMs,
         int healthProbeIntervalMs,
-        String routesDir) {
+        String routesDir,
+        String schemasDir) {
 
     private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
     /** The insert listener holds a connection; claims, the heartbeat, metrics and retention share the others. */
@@ -125,7 +126,16 @@ public record RelaySettings(
                 r.optionalDuration("outbox.archive.retention"),
                 r.integer("outbox.metrics.refresh-ms", 100, 3_600_000),
                 r.integer("outbox.health.probe-interval-ms", 100, 600_000),
-                r.text("outbox.routes-dir"));
+                r.text("outbox.routes-dir"),
+                schemasDir(r));
+    }
+
+    /**
+     * outbox.schemas-dir, the same for the relay and the operator's validate command; empty (the default) checks no
+     * event against a schema. The files themselves are read by io.outboxrelay.event.EventSchemas.
+     */
+    static String schemasDir(Reader r) {
+        return r.optionalText("outbox.schemas-dir");
     }
 
     /** outbox.db.url, checked the same way for the relay and the operator commands ({@link OperatorSettings}). */

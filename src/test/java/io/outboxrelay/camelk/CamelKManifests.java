@@ -15,10 +15,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 
 /**
  * The manifests under deploy/camel-k and the Camel K CRDs they are checked against (test resources
@@ -35,7 +35,7 @@ final class CamelKManifests {
             "Pipe", "camel.apache.org_pipes.yaml");
 
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final JsonSchemaFactory SCHEMAS = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4);
+    private static final SchemaRegistry SCHEMAS = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4);
 
     private CamelKManifests() {
     }
@@ -61,13 +61,13 @@ final class CamelKManifests {
     }
 
     /** Schema errors of a camel.apache.org/v1 resource; unknown fields are errors, as with kubectl --validate=strict. */
-    static Set<ValidationMessage> validate(JsonNode resource) {
+    static List<Error> validate(JsonNode resource) {
         return SCHEMAS.getSchema(strict(crdSchema(resource.path("kind").asText()))).validate(resource);
     }
 
     /** Errors of a Pipe's or binding's Kamelet properties against the Kamelet's own definition. */
-    static Set<ValidationMessage> validateProperties(JsonNode kamelet, JsonNode properties) {
-        JsonSchema schema = SCHEMAS.getSchema(kamelet.path("spec").path("definition"));
+    static List<Error> validateProperties(JsonNode kamelet, JsonNode properties) {
+        Schema schema = SCHEMAS.getSchema(kamelet.path("spec").path("definition"));
         return schema.validate(properties);
     }
 

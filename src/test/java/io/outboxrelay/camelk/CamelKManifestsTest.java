@@ -12,7 +12,7 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.Error;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,7 +30,7 @@ class CamelKManifestsTest {
                 assertEquals("v1", resource.path("apiVersion").asText(), manifest + ": only Camel K and core resources");
                 continue;
             }
-            Set<ValidationMessage> errors = CamelKManifests.validate(resource);
+            List<Error> errors = CamelKManifests.validate(resource);
             assertTrue(errors.isEmpty(), manifest + ": " + errors);
             checked.add(resource.path("kind").asText() + " " + resource.path("metadata").path("name").asText());
         }
@@ -49,7 +49,7 @@ class CamelKManifestsTest {
         ((ObjectNode) integration.get("spec")).put("replicas", "two");
 
         Set<String> errors = CamelKManifests.validate(integration).stream()
-                .map(ValidationMessage::getMessage).collect(Collectors.toSet());
+                .map(Error::toString).collect(Collectors.toSet());
         assertTrue(errors.stream().anyMatch(e -> e.contains("livenesProbe")), errors.toString());
         assertTrue(errors.stream().anyMatch(e -> e.contains("replicas")), errors.toString());
     }
@@ -62,13 +62,13 @@ class CamelKManifestsTest {
             JsonNode source = CamelKManifests.read(CamelKManifests.DIRECTORY.resolve("pipes/" + pipe + ".pipe.yaml"))
                     .path("spec").path("source");
             assertEquals("postgresql-outbox-source", source.path("ref").path("name").asText());
-            Set<ValidationMessage> errors = CamelKManifests.validateProperties(kamelet, source.path("properties"));
+            List<Error> errors = CamelKManifests.validateProperties(kamelet, source.path("properties"));
             assertTrue(errors.isEmpty(), pipe + ": " + errors);
         }
         ObjectNode wrong = CamelKManifests.YAML.createObjectNode().put("databaseUrl", "jdbc:postgresql://db/app")
                 .put("batchSize", "many");
         Set<String> errors = CamelKManifests.validateProperties(kamelet, wrong).stream()
-                .map(ValidationMessage::getMessage).collect(Collectors.toSet());
+                .map(Error::toString).collect(Collectors.toSet());
         assertTrue(errors.stream().anyMatch(e -> e.contains("username")), "username is required: " + errors);
         assertTrue(errors.stream().anyMatch(e -> e.contains("batchSize")), "batchSize is an integer: " + errors);
     }

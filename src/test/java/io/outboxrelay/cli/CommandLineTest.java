@@ -36,11 +36,12 @@ class CommandLineTest extends OutboxTableTestSupport {
         assertEquals("", result.err());
         assertTrue(result.out().startsWith("Usage: java -jar outbox-relay.jar [-h] COMMAND\n"), result.out());
         assertTrue(result.out().contains("Without arguments the jar runs the relay."), result.out());
-        for (String name : new String[] {"status", "failed", "replay", "help", "completion"}) {
+        for (String name : new String[] {"status", "failed", "replay", "validate", "help", "completion"}) {
             assertTrue(result.out().matches("(?s).*\n  " + name + " +[A-Z].*"), name + " listed:\n" + result.out());
         }
         assertTrue(result.out().matches("(?s).*\nExit codes:\n  0 +done\n  1 +database unreachable or database "
-                + "error\n  2 +bad usage or bad setting\n  3 +replay refused \\(nothing changed\\)\n"), result.out());
+                + "error\n  2 +bad usage or bad setting\n  3 +replay refused \\(nothing changed\\)\n  4 +validate: some "
+                + "PENDING rows would fail their schema\n"), result.out());
     }
 
     @ParameterizedTest
@@ -50,6 +51,7 @@ class CommandLineTest extends OutboxTableTestSupport {
         "replay --all --help => replay [-h] [--dry-run] (--id=UUID [--id=UUID]... | --all |",
         "help replay         => replay [-h] [--dry-run] (--id=UUID [--id=UUID]... | --all |",
         "completion --help   => completion [-h]",
+        "validate --help     => validate [-h] [--json] [--limit=N]",
     })
     void aCommandsHelpPrintsItsUsageAndRunsNothing(String command, String synopsis) {
         // a bad table would stop the command: help does not read the settings
@@ -79,7 +81,7 @@ class CommandLineTest extends OutboxTableTestSupport {
         assertEquals("", result.err());
         assertTrue(result.out().startsWith("#!/usr/bin/env bash\n"), result.out());
         assertTrue(result.out().contains("\ncomplete -F _complete_outbox-relay -o default outbox-relay "), result.out());
-        assertTrue(result.out().contains("local commands=\"status failed replay help completion\""), result.out());
+        assertTrue(result.out().contains("local commands=\"status failed replay validate help completion\""), result.out());
         for (String option : new String[] {"--json", "--limit", "--key", "--aggregate-type", "--id", "--all",
             "--dry-run"}) {
             assertTrue(result.out().contains(option), option);

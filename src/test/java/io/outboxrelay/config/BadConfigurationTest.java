@@ -1,5 +1,8 @@
 package io.outboxrelay.config;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -61,6 +65,7 @@ class BadConfigurationTest {
         "INBOX_SCHEMA_MIGRATE           | yes                          | inbox.schema.migrate",
         "OUTBOX_AMQP_BROKER_URL         | tcp://localhost:5672         | outbox.amqp.broker-url",
         "OUTBOX_AMQP_BROKER_URL         | amqp://guest:guest@rabbit    | outbox.amqp.broker-url",
+        "OUTBOX_SCHEMAS_DIR             | no/such/directory            | outbox.schemas-dir",
     })
     void exitsNonZeroNamingTheKey(String variable, String value, String key) {
         Map<String, String> environment = new HashMap<>(Map.of("OUTBOX_DB_URL", db.url()));
@@ -71,6 +76,29 @@ class BadConfigurationTest {
             assertEquals(2, exit, output);
             assertTrue(output.lines().anyMatch(line -> line.startsWith("outbox-relay: invalid setting " + key + "=")),
                     output);
+        }
+        assertEquals(0, db.count("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"),
+                "nothing was migrated or run against the database");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "does not parse        | {\"type\": \"object\"       | does not parse",
+        "not a valid schema    | {\"type\": \"text\"}         | is not a valid schema",
+    })
+    void anEventSchemaThatIsNotAValidSchemaStopsTheRelayNamingTheSettingAndTheFile(String name, String content,
+            String expected, @TempDir Path schemas) throws IOException {
+        Path file = schemas.resolve("order").resolve("OrderPlaced.schema.json");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, content);
+        Map<String, String> environment = new HashMap<>(Map.of("OUTBOX_DB_URL", db.url(),
+                "OUTBOX_SCHEMAS_DIR", schemas.toString()));
+        try (RelayProcess relay = RelayProcess.start(environment)) {
+            int exit = relay.waitForExit(Duration.ofSeconds(30));
+            String output = relay.output();
+            assertEquals(2, exit, output);
+            assertTrue(output.lines().anyMatch(line -> line.startsWith("outbox-relay: invalid setting "
+                    + "outbox.schemas-dir='" + schemas + "': schema file " + file + " " + expected)), output);
         }
         assertEquals(0, db.count("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"),
                 "nothing was migrated or run against the database");

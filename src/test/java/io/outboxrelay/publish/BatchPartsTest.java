@@ -1,5 +1,7 @@
 package io.outboxrelay.publish;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +14,7 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,7 +28,7 @@ class BatchPartsTest {
     private static final String ENDPOINT = "kafka:outbox.event.${header.ce_aggregatetype}";
 
     private final DefaultCamelContext context = new DefaultCamelContext();
-    private final CloudEventsMapper mapper = new CloudEventsMapper("/test", true);
+    private CloudEventsMapper mapper = new CloudEventsMapper("/test", true);
     private final FakeKafkaAdmin admin = new FakeKafkaAdmin()
             .limit("outbox.event.order", 1_000_000).limit("outbox.event.customer", 1_000_000);
 
@@ -83,6 +86,24 @@ class BatchPartsTest {
                 "the key's events before it go in the part, other keys carry on");
         assertEquals(List.of("o1", "b1", "o2", "o3", "b2"), plan.collect(batch),
                 "nothing acknowledged yet: all in claim order, o2 then o3 alone");
+    }
+
+    @Test
+    void anEventItsSchemaRejectsAndItsKeysLaterEventsGoOneByOne(@TempDir Path dir) throws IOException {
+        mapper = new CloudEventsMapper("/test", true, CloudEventsMapperTest.schemas(dir));
+        OutboxEvent valid = new OutboxEvent("o1", 1, 0, "order", "A", "OrderPlaced", "{\"id\": 1, \"total\": 2}", null,
+                Instant.EPOCH, 0);
+        OutboxEvent invalid = new OutboxEvent("o2", 2, 0, "order", "A", "OrderPlaced", "{\"id\": \"two\"}", null,
+                Instant.EPOCH, 0);
+        EventBatch batch = EventBatch.of(List.of(valid, order("b1", "B"), invalid, order("o3", "A")));
+
+        PublishPlan plan = parts(ENDPOINT).plan(batch);
+
+        assertEquals(List.of("o1", "b1"), ids(plan.parts().get(0)), "valid events and other keys go in the part");
+        assertEquals("https://example.com/schemas/order/OrderPlaced.json",
+                eventMessages(plan.parts().get(0)).get(0).getHeader("ce_dataschema"));
+        assertEquals(List.of("o1", "b1", "o2", "o3"), plan.collect(batch),
+                "the invalid one goes alone (and fails there), its key's later events after it");
     }
 
     @Test

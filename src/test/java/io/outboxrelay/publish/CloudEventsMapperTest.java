@@ -1,10 +1,14 @@
 package io.outboxrelay.publish;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -13,6 +17,7 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
 import org.apache.camel.support.DefaultMessage;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -107,6 +112,55 @@ class CloudEventsMapperTest {
 
         assertEquals(2, message.getHeader(Exchange.REDELIVERY_COUNTER));
         assertFalse(message.getHeaders().containsKey("ce_previous"), "the other headers are the event's alone");
+    }
+
+    @Test
+    void anEventWithASchemaIsCheckedAndNamesItsIdInDataschema(@TempDir Path dir) throws IOException {
+        CloudEventsMapper mapper = new CloudEventsMapper("/shop/orders", true, schemas(dir));
+
+        Message valid = write(mapper, event("{\"id\": 7, \"total\": 12.5}", null));
+
+        assertEquals("https://example.com/schemas/order/OrderPlaced.json", valid.getHeader("ce_dataschema"));
+        assertArrayEquals("{\"id\": 7, \"total\": 12.5}".getBytes(StandardCharsets.UTF_8), valid.getBody(byte[].class));
+    }
+
+    @Test
+    void aPayloadItsSchemaRejectsIsUnpublishableNamingTheFileAndPointers(@TempDir Path dir) throws IOException {
+        CloudEventsMapper mapper = new CloudEventsMapper("/shop/orders", true, schemas(dir));
+
+        SchemaViolationException e = assertThrows(SchemaViolationException.class,
+                () -> write(mapper, event("{\"total\": \"much\"}", null)));
+
+        assertTrue(e instanceof UnpublishableEventException, "failed at once, like any row that cannot be sent");
+        String file = dir.resolve("order/OrderPlaced.schema.json").toString();
+        assertTrue(e.getMessage().startsWith("event e-1: payload rejected by schema " + file + ": "), e.getMessage());
+        assertTrue(e.getMessage().contains("/total: string found, number expected"), e.getMessage());
+        assertTrue(e.getMessage().contains("(root): required property 'id' not found"), e.getMessage());
+    }
+
+    @Test
+    void eventsWithoutASchemaGoOutAsBefore(@TempDir Path dir) throws IOException {
+        CloudEventsMapper mapper = new CloudEventsMapper("/shop/orders", true, schemas(dir));
+        OutboxEvent unchecked = new OutboxEvent("e-2", 2, 0, "order", "order-42", "OrderShipped", "[\"anything\"]",
+                null, CREATED, 0);
+
+        Message message = write(mapper, unchecked);
+
+        assertArrayEquals("[\"anything\"]".getBytes(StandardCharsets.UTF_8), message.getBody(byte[].class));
+        assertFalse(message.getHeaders().containsKey("ce_dataschema"));
+    }
+
+    /** order/OrderPlaced has a schema (with an $id); other types have none. */
+    static EventSchemas schemas(Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("order"));
+        Files.writeString(dir.resolve("order/OrderPlaced.schema.json"), """
+                {
+                  "$id": "https://example.com/schemas/order/OrderPlaced.json",
+                  "type": "object",
+                  "required": ["id", "total"],
+                  "properties": {"id": {"type": "integer"}, "total": {"type": "number"}}
+                }""");
+        return EventSchemas.load(dir.toString());
     }
 
     private Message write(CloudEventsMapper mapper, OutboxEvent event) {

@@ -1,7 +1,11 @@
 package io.outboxrelay.publish;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,6 +13,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.failure.FailedAttempts;
 import io.outboxrelay.support.RelayRoutesTestSupport;
@@ -49,6 +54,20 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
     @Override
     protected List<String> routeFiles() {
         return List.of("failure.camel.yaml", "publish.camel.yaml");
+    }
+
+    /** order/Checked has a schema; the other tests' events (OrderPlaced) have none. */
+    @Override
+    protected EventSchemas eventSchemas() {
+        try {
+            Path dir = Files.createTempDirectory("publish-routes-schemas");
+            Files.createDirectories(dir.resolve("order"));
+            Files.writeString(dir.resolve("order/Checked.schema.json"),
+                    "{\"type\": \"object\", \"required\": [\"amount\"]}");
+            return EventSchemas.load(dir.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test
@@ -124,6 +143,29 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
         assertTrue(error.startsWith(UnpublishableEventException.class.getName() + ": event x1: headers must be"),
                 error);
         assertFalse(withBroken.maySend("x2"));
+    }
+
+    @Test
+    void anEventItsSchemaRejectsIsRecordedAtOnceAsUnpublishableWithoutBeingSentOrRedelivered() throws Exception {
+        OutboxEvent invalid = new OutboxEvent("s1", 1, 0, "order", "S", "Checked", "{\"total\": 1}", null,
+                Instant.EPOCH, 0);
+        EventBatch withInvalid = batch(invalid, event("s2", "S"));
+        MockEndpoint recorded = getMockEndpoint(RECORD_FAILURE);
+        recorded.expectedMessageCount(1);
+        recorded.expectedHeaderReceived("outboxUnpublishable", true);
+        recorded.expectedPropertyReceived(FailedAttempts.EVENT_ID, "s1");
+        getMockEndpoint(ORDERS).expectedMessageCount(0);
+
+        Exchange sent = publishEvent("s1", withInvalid);
+
+        MockEndpoint.assertIsSatisfied(context);
+        assertNull(sent.getException());
+        assertEquals(1, mapped.get(), "mapped once: no redelivery can make it valid");
+        String error = recorded.getReceivedExchanges().get(0).getMessage().getHeader("outboxError", String.class);
+        assertTrue(error.startsWith(SchemaViolationException.class.getName() + ": event s1: payload rejected by schema "),
+                error);
+        assertTrue(error.endsWith("order/Checked.schema.json: (root): required property 'amount' not found"), error);
+        assertFalse(withInvalid.maySend("s2"), "its key's later events wait");
     }
 
     @Test

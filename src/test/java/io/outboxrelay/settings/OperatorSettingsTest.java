@@ -17,13 +17,15 @@ class OperatorSettingsTest {
     @Test
     void readsWhereTheOutboxIs() {
         OperatorSettings s = read(Map.of("outbox.db.url", "jdbc:postgresql://db:5432/shop", "outbox.db.user", "ops",
-                "outbox.db.password", "pw", "outbox.table", "app.outbox", "outbox.failed-blocks-key", "true"));
+                "outbox.db.password", "pw", "outbox.table", "app.outbox", "outbox.failed-blocks-key", "true",
+                "outbox.schemas-dir", "schemas"));
 
         assertEquals("jdbc:postgresql://db:5432/shop", s.dbUrl());
         assertEquals("ops", s.dbUser());
         assertEquals("pw", s.dbPassword());
         assertEquals("app.outbox", s.table().qualified());
         assertTrue(s.failedBlocksKey());
+        assertEquals("schemas", s.schemasDir());
     }
 
     @Test

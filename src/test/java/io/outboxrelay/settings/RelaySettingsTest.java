@@ -68,6 +68,8 @@ class RelaySettingsTest {
         assertEquals(integer("outbox.metrics.refresh-ms"), s.metricsRefreshMs());
         assertEquals(integer("outbox.health.probe-interval-ms"), s.healthProbeIntervalMs());
         assertEquals(text("outbox.routes-dir"), s.routesDir());
+        assertEquals("", s.schemasDir(), "no event schemas unless asked for");
+        assertEquals("schemas", read(Map.of("outbox.schemas-dir", " schemas ")).schemasDir());
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.outboxrelay.claim.PartitionGrants;
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.failure.FailedAttempts;
 import io.outboxrelay.metrics.RelayMetrics;
@@ -114,7 +115,8 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
     private void bindRelayBeans(Registry registry) {
         String endpoint = context.resolvePropertyPlaceholders("{{outbox.endpoint}}");
         RelayMetrics metrics = new RelayMetrics(meters);
-        CloudEventsMapper mapper = new CountingMapper(context.resolvePropertyPlaceholders("{{outbox.source}}"), mapped);
+        CloudEventsMapper mapper = new CountingMapper(context.resolvePropertyPlaceholders("{{outbox.source}}"), mapped,
+                eventSchemas());
         Destinations destinations = new Destinations(context, endpoint);
         RecordSizeCheck sizeCheck = new RecordSizeCheck(destinations, new TopicLimits(new NoKafka()), null);
         brokerOutage = new BrokerOutage(() -> {
@@ -140,6 +142,11 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
 
     // --- helpers for the tests
 
+    /** The event schemas of the mapper (outbox.schemas-dir): none unless a test class gives some. */
+    protected EventSchemas eventSchemas() {
+        return EventSchemas.NONE;
+    }
+
     protected static OutboxEvent event(String id, String aggregateId) {
         return new OutboxEvent(id, 1, 0, "order", aggregateId, "OrderPlaced", "{\"id\":\"" + id + "\"}", null,
                 Instant.parse("2024-01-01T00:00:00Z"), 0);
@@ -158,8 +165,8 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
 
         private final AtomicInteger mapped;
 
-        CountingMapper(String source, AtomicInteger mapped) {
-            super(source, true);
+        CountingMapper(String source, AtomicInteger mapped, EventSchemas schemas) {
+            super(source, true, schemas);
             this.mapped = mapped;
         }
 
