@@ -16,8 +16,8 @@ import java.util.Optional;
 import io.outboxrelay.settings.OperatorSettings;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /**
  * The {@code failed} command: the FAILED rows, oldest first (seq), with what an operator needs to decide on a replay.
@@ -26,11 +26,7 @@ import picocli.CommandLine.ParameterException;
         + "first line of last_error (all of it with --json)."})
 final class FailedCommand extends OutboxCommand {
 
-    static final int DEFAULT_LIMIT = 50;
-    static final int MAX_LIMIT = 100_000;
     private static final int ERROR_WIDTH = 100;
-
-    private int limit;
 
     @ArgGroup(exclusive = true)
     EventKey.Options keyOptions;
@@ -38,16 +34,8 @@ final class FailedCommand extends OutboxCommand {
     @Option(names = "--json", description = "One JSON document on one line instead of the text (all of last_error).")
     boolean json;
 
-    /** A setter: picocli converts the number, this checks its range, both reported as bad usage. */
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "" + DEFAULT_LIMIT,
-            description = "At most N rows, the oldest (1 to " + MAX_LIMIT + ", default ${DEFAULT-VALUE}).")
-    void limit(int limit) {
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw new ParameterException(spec.commandLine(),
-                    "--limit '" + limit + "': expected an integer from 1 to " + MAX_LIMIT);
-        }
-        this.limit = limit;
-    }
+    @Mixin
+    RowLimit limit;
 
     @Override
     int run(Connection connection, OperatorSettings settings, PrintWriter out, PrintWriter err) throws SQLException {
@@ -58,7 +46,7 @@ final class FailedCommand extends OutboxCommand {
             ps.setBoolean(1, key.isEmpty());
             ps.setString(2, key.map(EventKey::aggregateType).orElse(null));
             ps.setString(3, key.map(EventKey::aggregateId).orElse(null));
-            ps.setInt(4, limit);
+            ps.setInt(4, limit.rows());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     total = rs.getLong("total");

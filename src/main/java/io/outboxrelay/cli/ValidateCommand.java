@@ -16,8 +16,8 @@ import io.outboxrelay.event.EventSchemas.Violation;
 import io.outboxrelay.settings.InvalidSettingException;
 import io.outboxrelay.settings.OperatorSettings;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /**
  * The {@code validate} command: every PENDING row checked against the event schemas of outbox.schemas-dir as they are
@@ -29,28 +29,15 @@ import picocli.CommandLine.ParameterException;
         + "event type, schema file, failing JSON pointers), oldest first. Exit code 4 when some would fail."})
 final class ValidateCommand extends OutboxCommand {
 
-    static final int DEFAULT_LIMIT = 50;
-    static final int MAX_LIMIT = 100_000;
     /** Rows read from the cursor at a time: the backlog may be millions of rows. */
     private static final int FETCH_SIZE = 1_000;
     private static final int ERRORS_WIDTH = 100;
 
-    private int limit;
-
     @Option(names = "--json", description = "One JSON document on one line instead of the text (every error).")
     boolean json;
 
-    /** A setter: picocli converts the number, this checks its range, both reported as bad usage. */
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "" + DEFAULT_LIMIT,
-            description = "Lists at most N failing rows, the oldest (1 to " + MAX_LIMIT + ", default ${DEFAULT-VALUE}); "
-                    + "every row is checked and counted.")
-    void limit(int limit) {
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw new ParameterException(spec.commandLine(),
-                    "--limit '" + limit + "': expected an integer from 1 to " + MAX_LIMIT);
-        }
-        this.limit = limit;
-    }
+    @Mixin
+    RowLimit limit;
 
     @Override
     int run(Connection connection, OperatorSettings settings, PrintWriter out, PrintWriter err) throws SQLException {
@@ -81,7 +68,7 @@ final class ValidateCommand extends OutboxCommand {
                         continue;
                     }
                     failing++;
-                    if (rows.size() < limit) {
+                    if (rows.size() < limit.rows()) {
                         rows.add(row(rs, schema, violations));
                     }
                 }
