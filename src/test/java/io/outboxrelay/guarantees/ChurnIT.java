@@ -4,7 +4,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.outboxrelay.support.Churn;
 import io.outboxrelay.support.DeliveryReport;
@@ -44,15 +49,30 @@ class ChurnIT {
             }
             // written over 40 s while the instances come and go (a backlog written at once drains before much
             // churn has happened)
-            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-                for (int first = 1; first <= EVENTS; first += SLICE) {
+            CompletableFuture<Void> writer = new CompletableFuture<>();
+            AtomicInteger nextSlice = new AtomicInteger(1);
+            ScheduledExecutorService writing = Executors.newSingleThreadScheduledExecutor();
+            writing.scheduleAtFixedRate(() -> {
+                int first = nextSlice.getAndAdd(SLICE);
+                try {
                     FaultTestSettings.insertNumbered(db, type, first, first + SLICE - 1, KEYS);
-                    pause(Duration.ofSeconds(1));
+                } catch (RuntimeException e) {
+                    writer.completeExceptionally(e);
+                    throw e;
                 }
-            });
-            Churn.Result churn = new Churn(db, id -> start(db, brokers, id), Duration.ofSeconds(2), kills)
-                    .run(() -> !writer.isDone(), Duration.ofMinutes(5));
-            writer.join();
+                if (first + SLICE > EVENTS) {
+                    writer.complete(null);
+                    throw new CancellationException("all slices written");
+                }
+            }, 0, 1, TimeUnit.SECONDS);
+            Churn.Result churn;
+            try {
+                churn = new Churn(db, id -> start(db, brokers, id), Duration.ofSeconds(2), kills)
+                        .run(() -> !writer.isDone(), Duration.ofMinutes(5));
+                writer.join();
+            } finally {
+                writing.shutdownNow();
+            }
             DeliveryReport report = DeliveryReport.of(db, "outbox.event." + type, Duration.ofSeconds(60));
             System.out.printf("ChurnIT (kills %s): %s; drained in %d s; partitions of killed instances moving again "
                     + "after %s ms (lease %s + heartbeat %s); %s%n", kills, churn, churn.drained().toSeconds(),
@@ -66,15 +86,6 @@ class ChurnIT {
             } else {
                 assertEquals(0, report.duplicates(), report.toString());
             }
-        }
-    }
-
-    private static void pause(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
+import static org.awaitility.Awaitility.await;
+
 /**
  * Relay processes coming and going while they drain one outbox: every step one instance leaves (SIGTERM, or kill -9)
  * and a new one joins, keeping two or three alive, until nothing is PENDING. For a killed instance it measures how
@@ -48,7 +50,7 @@ public final class Churn {
     }
 
     /** Starts three instances, then churns while events are being written and until the outbox is drained. */
-    public Result run(BooleanSupplier writing, Duration timeout) throws InterruptedException {
+    public Result run(BooleanSupplier writing, Duration timeout) {
         long began = System.nanoTime();
         long deadline = began + timeout.toNanos();
         try {
@@ -60,7 +62,10 @@ public final class Churn {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError("not drained within " + timeout + ": " + pending() + " PENDING");
                 }
-                Thread.sleep(step.toMillis());
+                // the next change of instances is due after a step, or no longer at all once everything is drained
+                long nextStep = System.nanoTime() + step.toNanos();
+                await().atMost(step.plusSeconds(30)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> System.nanoTime() >= nextStep || !writing.getAsBoolean() && pending() == 0);
                 measureRecoveries();
                 if (alive.size() >= 3 || alive.size() == 2 && round % 2 == 0) {
                     leave(kills && round % 4 == 1);
