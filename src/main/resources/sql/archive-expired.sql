@@ -14,10 +14,10 @@ WITH moved AS (
               LIMIT :#${bean:relaySettings.retentionBatchSize}))
        AND status = 'PUBLISHED'
     RETURNING id, seq, aggregate_type, aggregate_id, event_type, payload, headers, created_at, status, attempts,
-              last_error, next_attempt_at, published_at, partition_number)
+              last_error, next_attempt_at, published_at)
 INSERT INTO {{outbox.table}}_archive (id, seq, aggregate_type, aggregate_id, event_type, payload, headers, created_at,
                                       status, attempts, last_error, next_attempt_at, published_at, partition_number,
                                       archived_at)
 SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, headers, created_at, status, attempts, last_error,
-       next_attempt_at, published_at, partition_number, now()
+       next_attempt_at, published_at, {{outbox.table}}_partition(aggregate_type, aggregate_id), now()
   FROM moved

@@ -1,5 +1,5 @@
--- Wakes the running relays after a replay, in the replay's transaction (delivered at commit): the insert trigger of
--- migration V2 notifies only on INSERT, and the relays LISTEN on the channel named after the table (InsertListener),
--- the parameter here. The payload 'replay' makes them look at their partitions from the start (a replayed event is
--- older than the ones they claimed last).
-SELECT pg_notify(?, 'replay')
+-- Wakes the running relays after a replay, in the replay's transaction: a replay inserts nothing, so it moves the
+-- outbox's seq sequence by one itself (the relays watch it, claim.NewEventsWatch; a skipped value is harmless) and
+-- notifies the channel named after the table (relays with outbox.wake-up=notify LISTEN there, delivered at commit).
+-- Parameter: the outbox's qualified name, twice.
+SELECT nextval(pg_get_serial_sequence(?, 'seq')), pg_notify(?, 'replay')

@@ -17,7 +17,7 @@ WITH failed AS (
                                                * power(2, LEAST(attempts, 30)))
      WHERE id = CAST(:#${exchangeProperty.outboxEventId} AS uuid)
        AND status = 'PENDING'
-    RETURNING id, seq, partition_number, aggregate_type, aggregate_id, status
+    RETURNING id, seq, {{outbox.table}}_partition(aggregate_type, aggregate_id) AS partition_number, aggregate_type, aggregate_id, status
 ), held AS (
     INSERT INTO {{outbox.table}}_held_keys (held_by, held_by_seq, partition_number, aggregate_type, aggregate_id)
     SELECT id, seq, partition_number, aggregate_type, aggregate_id FROM failed

@@ -7,8 +7,10 @@ import java.nio.file.StandardOpenOption;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -18,15 +20,19 @@ import io.outboxrelay.support.KafkaBroker;
 
 /**
  * The benchmark suite ({@code bench/run}): limits (raw Kafka producer, raw claim + mark), the naive baseline, drain
- * (also without and with event schemas: schemas), steady and idle, each {@code --runs} times, against a real Kafka broker and the packaged relay. Appends one JSON
+ * (also without and with event schemas: schemas), steady and idle, what a relay costs the writers (writers), each
+ * {@code --runs} times, against a real Kafka broker and the packaged relay. Appends one JSON
  * line per result to docs/benchmarks.jsonl and a section per run to docs/BENCHMARKS.md. Not a test: nothing here
  * passes or fails.
  *
  * Options: --runs N (2), --events N (200000), --naive-events N (50000), --steady-rate N (2000),
+ * --steady-writers N (8: writer threads sharing the steady rate, steady and plain_steady alike),
  * --steady-seconds N (60), --steady-warmup-seconds N (15: written at the same rate before the measured seconds,
  * while the freshly started relay's JIT compiles; reported apart in p99_ms_by_10s), --idle-seconds N (60),
  * --retention-published N (2000000), --retention-pending N (100000) (the retention and archive scenarios),
- * --only drain,steady,... (all).
+ * --writer-counts N,N,... (8,32,64) and --writer-seconds N (10: measured after a 2 s warm-up) (the writers scenario),
+ * --only drain,steady,... (all but wakeup; wakeup = steady, steady_claim_index, idle and idle_claim_index: the
+ * relay with outbox.wake-up=sequence and =claim-index).
  * PostgreSQL runs with autovacuum on for the benchmarks, as in production; the server's own setting is put back at
  * the end.
  */
@@ -41,14 +47,18 @@ public final class Benchmarks {
         int events = Integer.parseInt(o.getOrDefault("events", "200000"));
         int naiveEvents = Integer.parseInt(o.getOrDefault("naive-events", "50000"));
         int steadyRate = Integer.parseInt(o.getOrDefault("steady-rate", "2000"));
+        int steadyWriters = Integer.parseInt(o.getOrDefault("steady-writers", "8"));
         int steadySeconds = Integer.parseInt(o.getOrDefault("steady-seconds", "60"));
         int steadyWarmup = Integer.parseInt(o.getOrDefault("steady-warmup-seconds", "15"));
         int idleSeconds = Integer.parseInt(o.getOrDefault("idle-seconds", "60"));
         int retentionPublished = Integer.parseInt(o.getOrDefault("retention-published", "2000000"));
         int retentionPending = Integer.parseInt(o.getOrDefault("retention-pending", "100000"));
         int startupRuns = Integer.parseInt(o.getOrDefault("startup-runs", "3"));
+        List<Integer> writerCounts = Arrays.stream(o.getOrDefault("writer-counts", "8,32,64").split(","))
+                .map(String::trim).map(Integer::parseInt).toList();
+        int writerSeconds = Integer.parseInt(o.getOrDefault("writer-seconds", "10"));
         List<String> only = List.of(o.getOrDefault("only",
-                "limits,naive,plain,drain,schemas,hot,startup,steady,idle,retention,archive").split(","));
+                "limits,naive,plain,drain,schemas,hot,startup,steady,idle,writers,retention,archive").split(","));
 
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         List<Map<String, Object>> results = new ArrayList<>();
@@ -83,11 +93,35 @@ public final class Benchmarks {
                     record(results, run, scenarios.startup(startupRuns));
                 }
                 if (only.contains("steady")) {
-                    record(results, run, scenarios.plainSteady(steadyRate, steadySeconds, steadyWarmup));
-                    record(results, run, scenarios.steady(steadyRate, steadySeconds, steadyWarmup));
+                    record(results, run, scenarios.plainSteady(steadyRate, steadySeconds, steadyWarmup, steadyWriters));
+                    record(results, run, scenarios.steady(steadyRate, steadySeconds, steadyWarmup, steadyWriters));
                 }
                 if (only.contains("idle")) {
                     record(results, run, scenarios.idle(idleSeconds));
+                }
+                if (only.contains("wakeup")) {
+                    // the two watches in turns, the first one alternating with the run; steady and idle not twice
+                    boolean sequenceFirst = run % 2 == 1;
+                    for (boolean claimIndex : new boolean[] {!sequenceFirst, sequenceFirst}) {
+                        if (claimIndex) {
+                            record(results, run, scenarios.steadyClaimIndex(steadyRate, steadySeconds, steadyWarmup,
+                                    steadyWriters));
+                        } else if (!only.contains("steady")) {
+                            record(results, run, scenarios.steady(steadyRate, steadySeconds, steadyWarmup, steadyWriters));
+                        }
+                    }
+                    for (boolean claimIndex : new boolean[] {!sequenceFirst, sequenceFirst}) {
+                        if (claimIndex) {
+                            record(results, run, scenarios.idleClaimIndex(idleSeconds));
+                        } else if (!only.contains("idle")) {
+                            record(results, run, scenarios.idle(idleSeconds));
+                        }
+                    }
+                }
+                if (only.contains("writers")) {
+                    for (Map<String, Object> writers : scenarios.writers(writerCounts, writerSeconds, run)) {
+                        record(results, run, writers);
+                    }
                 }
                 if (only.contains("retention")) {
                     record(results, run, scenarios.retention(retentionPublished, retentionPending, 20));
@@ -134,17 +168,20 @@ public final class Benchmarks {
                 .append(", producer-batch-size ").append(RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"))
                 .append(", compression ").append(RelaySettingsFile.get("camel.component.kafka.compression-codec", "none"))
                 .append(".\n\n");
-        Map<String, List<Map<String, Object>>> byScenario = results.stream()
-                .collect(Collectors.groupingBy(r -> (String) r.get("scenario"), LinkedHashMap::new, Collectors.toList()));
-        for (Map.Entry<String, List<Map<String, Object>>> group : byScenario.entrySet()) {
-            List<String> columns = new ArrayList<>(group.getValue().get(0).keySet());
+        Map<String, List<Map<String, Object>>> byTable = results.stream()
+                .collect(Collectors.groupingBy(r -> table((String) r.get("scenario")), LinkedHashMap::new,
+                        Collectors.toList()));
+        for (Map.Entry<String, List<Map<String, Object>>> group : byTable.entrySet()) {
+            // every column any row of the table has (the writers' ratios are on the relay rows only)
+            LinkedHashSet<String> columns = new LinkedHashSet<>();
+            group.getValue().forEach(r -> columns.addAll(r.keySet()));
             columns.remove("scenario");
             md.append("**").append(group.getKey()).append("**\n\n| ").append(String.join(" | ", columns)).append(" |\n|");
             columns.forEach(c -> md.append("---|"));
             md.append('\n');
             for (Map<String, Object> r : group.getValue()) {
-                md.append("| ").append(columns.stream().map(c -> String.valueOf(r.get(c))).collect(Collectors.joining(" | ")))
-                        .append(" |\n");
+                md.append("| ").append(columns.stream().map(c -> r.containsKey(c) ? String.valueOf(r.get(c)) : "")
+                        .collect(Collectors.joining(" | "))).append(" |\n");
             }
             md.append('\n');
         }
@@ -156,9 +193,25 @@ public final class Benchmarks {
         Files.writeString(report, md, StandardOpenOption.APPEND);
     }
 
-    /** Per run: relay drain vs. the lower raw limit and vs. the naive loop. */
+    /**
+     * The table a result goes into: its scenario's, except the writers rows (writers_8_relay, ...), which go into one
+     * table, a row per writer count and configuration, their writers and configuration columns saying which.
+     */
+    private static String table(String scenario) {
+        return scenario.startsWith("writers_") ? "writers" : scenario;
+    }
+
+    /** Per run: relay drain vs. the lower raw limit and vs. the naive loop; the writers' rates beside the relays. */
     private static String ratios(List<Map<String, Object>> results) {
         StringBuilder md = new StringBuilder();
+        for (Map<String, Object> r : results) {
+            if (r.get("vs_bare") != null && table((String) r.get("scenario")).equals("writers")) {
+                md.append(String.format("Run %s, %s writers: beside the %s, writers commit %,d/s = %.2f× no relay, "
+                        + "%.2f× beside the plain relay; p99 %s ms.%n%n", r.get("run"), r.get("writers"),
+                        r.get("configuration").equals("notify") ? "relay woken by the notify trigger" : "relay",
+                        r.get("commits_per_s"), r.get("vs_bare"), r.get("vs_plain"), r.get("p99_ms")));
+            }
+        }
         Map<Object, Map<String, Long>> rates = new LinkedHashMap<>();
         for (Map<String, Object> r : results) {
             if (r.get("events_per_s") instanceof Number rate) {

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,15 @@ final class Scenarios {
     private static final int DRAIN_WARMUP = 200_000;
 
     static final int HOT_KEYS = 10;
+
+    /** The insert trigger of the relay's notify days (V2, dropped by V9), for outbox.wake-up=notify. */
+    private static final List<String> NOTIFY_TRIGGER = List.of("""
+            CREATE FUNCTION outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_notify('outbox', ''); RETURN NULL; END $$""", """
+            CREATE TRIGGER outbox_notify AFTER INSERT ON outbox FOR EACH STATEMENT EXECUTE FUNCTION outbox_notify()""");
+
+    /** The writers scenario's configurations: no relay, the plain relay, the relay, the relay woken by a trigger. */
+    private static final List<String> WRITER_CONFIGURATIONS = List.of("bare", "plain", "relay", "notify");
 
     private final BenchEnvironment env;
 
@@ -167,20 +177,26 @@ final class Scenarios {
     }
 
     /**
-     * A writer commits {@code rate} events/s in single-row transactions while the relay runs; latency per event is
-     * the broker's append timestamp (LogAppendTime topics) minus the writer's commit time. The first
-     * {@code warmupSeconds} of writing are not measured: a relay runs for days, not from a cold JVM.
+     * {@code writers} writers commit {@code rate} events/s between them in single-row transactions while the relay
+     * runs; latency per event is the broker's append timestamp (LogAppendTime topics) minus the writer's commit time.
+     * The first {@code warmupSeconds} of writing are not measured: a relay runs for days, not from a cold JVM.
      */
-    Map<String, Object> steady(int rate, int seconds, int warmupSeconds) throws Exception {
-        return steady("steady", rate, seconds, warmupSeconds, db -> env.startRelay(db, Map.of()));
+    Map<String, Object> steady(int rate, int seconds, int warmupSeconds, int writers) throws Exception {
+        return steady("steady", rate, seconds, warmupSeconds, writers, db -> env.startRelay(db, Map.of()));
+    }
+
+    /** The same with the relay watching the claim index for new events instead of the sequence (outbox.wake-up). */
+    Map<String, Object> steadyClaimIndex(int rate, int seconds, int warmupSeconds, int writers) throws Exception {
+        return steady("steady_claim_index", rate, seconds, warmupSeconds, writers,
+                db -> env.startRelay(db, Map.of("OUTBOX_WAKE_UP", "claim-index")));
     }
 
     /** The same load on the plain-Java batched relay (PlainRelay): what this machine gives without the relay. */
-    Map<String, Object> plainSteady(int rate, int seconds, int warmupSeconds) throws Exception {
-        return steady("plain_steady", rate, seconds, warmupSeconds, env::startPlainRelay);
+    Map<String, Object> plainSteady(int rate, int seconds, int warmupSeconds, int writers) throws Exception {
+        return steady("plain_steady", rate, seconds, warmupSeconds, writers, env::startPlainRelay);
     }
 
-    private Map<String, Object> steady(String scenario, int rate, int seconds, int warmupSeconds,
+    private Map<String, Object> steady(String scenario, int rate, int seconds, int warmupSeconds, int writers,
             java.util.function.Function<TestDatabase, RelayProcess> launcher) throws Exception {
         try (TestDatabase db = env.databaseWithSchema()) {
             String[] types = env.createTopics(scenario.replace("_", "") + suffix());
@@ -188,7 +204,6 @@ final class Scenarios {
             Map<String, Long> committedAt = new ConcurrentHashMap<>();
             long maxBacklog = 0;
             try {
-                int writers = 4;
                 List<Thread> threads = new ArrayList<>();
                 long start = System.nanoTime();
                 for (int w = 0; w < writers; w++) {
@@ -197,14 +212,23 @@ final class Scenarios {
                     threads.add(t);
                     t.start();
                 }
+                long warmupEnd = start + warmupSeconds * 1_000_000_000L;
+                CpuWindow window = null;
                 while (threads.stream().anyMatch(Thread::isAlive)) {
-                    if (System.nanoTime() - start > warmupSeconds * 1_000_000_000L) {
+                    if (window == null && System.nanoTime() >= warmupEnd) {
+                        window = CpuWindow.open(relay.pid(), committedAt.size());
+                    }
+                    if (window != null) {
                         maxBacklog = Math.max(maxBacklog,
                                 db.count("SELECT count(*) FROM outbox WHERE status = 'PENDING'"));
                     }
-                    pause(500);
+                    // wakes at the warm-up's end and as soon as the writers stop, so the CPU window is theirs
+                    join(threads, window == null
+                            ? Math.max(1, Math.min(500, (warmupEnd - System.nanoTime()) / 1_000_000)) : 500);
                 }
                 long written = committedAt.size();
+                window = window == null ? CpuWindow.open(relay.pid(), 0) : window;
+                double[] cpu = window.close(written);
                 long drainStart = System.nanoTime();
                 while (db.count("SELECT count(*) FROM outbox WHERE status = 'PENDING'") > 0) {
                     pause(100);
@@ -236,6 +260,7 @@ final class Scenarios {
                 Arrays.sort(sorted);
                 Map<String, Object> r = result(scenario);
                 r.put("target_rate", rate);
+                r.put("writers", writers);
                 r.put("warmup_s", warmupSeconds);
                 r.put("seconds", seconds);
                 r.put("written", written);
@@ -251,10 +276,45 @@ final class Scenarios {
                 r.put("max_backlog", maxBacklog);
                 r.put("drained_after_writer_s", round(tail));
                 r.put("kept_up", maxBacklog < rate && tail < 1.0);
+                r.put("relay_cpu_us_per_event", round(cpu[0]));
+                r.put("postgres_cpu_us_per_event", round(cpu[1]));
+                r.put("relay_peak_rss_mb", Math.round(BenchEnvironment.peakRssMb(relay.pid())));
                 return r;
             } finally {
                 BenchEnvironment.stop(relay);
             }
+        }
+    }
+
+    /**
+     * CPU spent between the end of a warm-up and the end of the writing, by the relay process and by PostgreSQL (every
+     * server process: the writers' backends, the relay's, autovacuum, WAL writer, checkpointer), per event committed
+     * meanwhile. The bench's own probes (the backlog count) are in the PostgreSQL figure, for every relay alike.
+     */
+    private record CpuWindow(long pid, long eventsAtOpen, double relayCpu, Map<Long, Double> postgresCpu) {
+
+        static CpuWindow open(long pid, long events) throws Exception {
+            return new CpuWindow(pid, events, BenchEnvironment.cpuSeconds(pid), BenchEnvironment.postgresCpuSeconds());
+        }
+
+        /** Relay and PostgreSQL CPU microseconds per event committed in the window. */
+        double[] close(long eventsAtClose) throws Exception {
+            double relay = BenchEnvironment.cpuSeconds(pid) - relayCpu;
+            double postgres = BenchEnvironment.postgresCpuSince(postgresCpu);
+            long events = Math.max(1, eventsAtClose - eventsAtOpen);
+            return new double[] {relay * 1e6 / events, postgres * 1e6 / events};
+        }
+    }
+
+    /** Waits up to {@code millis} for every thread to end; returns sooner when they have. */
+    private static void join(List<Thread> threads, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        for (Thread t : threads) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                return;
+            }
+            t.join(left);
         }
     }
 
@@ -284,22 +344,108 @@ final class Scenarios {
         }
     }
 
-    /** No events: the relay's CPU and the transactions it runs in its database. */
-    Map<String, Object> idle(int seconds) throws Exception {
+    /**
+     * What a relay costs the writers: for each writer count, the commit rate and latency of writers inserting as fast
+     * as they can (CommitLoad) with no relay (bare), beside the plain relay, beside the relay, and beside the relay
+     * woken by the old notify trigger, each on a fresh database. The configurations' order is reversed every other
+     * writer count and run, so that none always writes on the warmer machine. The relay and notify rows carry their
+     * rate as a share of bare's and plain's of the same writer count.
+     */
+    List<Map<String, Object>> writers(List<Integer> writerCounts, int seconds, int run) throws Exception {
+        List<Map<String, Object>> results = new ArrayList<>();
+        for (int i = 0; i < writerCounts.size(); i++) {
+            int writers = writerCounts.get(i);
+            List<String> order = new ArrayList<>(WRITER_CONFIGURATIONS);
+            if ((run + i) % 2 == 0) {
+                Collections.reverse(order);
+            }
+            Map<String, Map<String, Object>> byConfiguration = new LinkedHashMap<>();
+            for (String configuration : order) {
+                Map<String, Object> r = writers(writers, configuration, seconds);
+                r.put("order", order.indexOf(configuration) + 1);
+                byConfiguration.put(configuration, r);
+            }
+            for (String configuration : List.of("relay", "notify")) {
+                Map<String, Object> r = byConfiguration.get(configuration);
+                r.put("vs_bare", ratio(r, byConfiguration.get("bare")));
+                r.put("vs_plain", ratio(r, byConfiguration.get("plain")));
+            }
+            // rows in one order whatever the order measured (the order column says which ran when)
+            WRITER_CONFIGURATIONS.forEach(c -> results.add(byConfiguration.get(c)));
+        }
+        return results;
+    }
+
+    private Map<String, Object> writers(int writers, String configuration, int seconds) throws Exception {
         try (TestDatabase db = env.databaseWithSchema()) {
-            RelayProcess relay = env.startRelay(db, Map.of());
+            String[] types = env.createTopics("writers" + writers + configuration + suffix());
+            if (configuration.equals("notify")) {
+                NOTIFY_TRIGGER.forEach(db::update);
+            }
+            RelayProcess relay = switch (configuration) {
+                case "bare" -> null;
+                case "plain" -> env.startPlainRelay(db);
+                case "relay" -> env.startRelay(db, Map.of());
+                case "notify" -> env.startRelay(db, Map.of("OUTBOX_WAKE_UP", "notify"));
+                default -> throw new IllegalArgumentException(configuration);
+            };
+            try {
+                settle(db);
+                CommitLoad.Result load = CommitLoad.run(db, types, writers, 2, seconds);
+                Map<String, Object> r = result("writers_" + writers + "_" + configuration);
+                r.put("writers", writers);
+                r.put("configuration", configuration);
+                r.put("seconds", seconds);
+                r.put("commits", load.commits());
+                r.put("commits_per_s", load.commitsPerSecond());
+                r.put("p50_ms", round(percentile(load.sortedMicros(), 0.50) / 1000.0));
+                r.put("p99_ms", round(percentile(load.sortedMicros(), 0.99) / 1000.0));
+                // a relay that drains less leaves more of the two cores to the writers: how far behind each one was
+                r.put("pending_at_end", db.count("SELECT count(*) FROM outbox WHERE status = 'PENDING'"));
+                return r;
+            } finally {
+                if (relay != null) {
+                    BenchEnvironment.stop(relay);
+                }
+            }
+        }
+    }
+
+    private static double ratio(Map<String, Object> r, Map<String, Object> base) {
+        return round(((Number) r.get("commits_per_s")).doubleValue()
+                / Math.max(1, ((Number) base.get("commits_per_s")).longValue()));
+    }
+
+    /** No events: the relay's CPU, the transactions it runs in its database and what PostgreSQL spends on them. */
+    Map<String, Object> idle(int seconds) throws Exception {
+        return idle("idle", seconds, Map.of());
+    }
+
+    /** The same with the relay watching the claim index for new events instead of the sequence (outbox.wake-up). */
+    Map<String, Object> idleClaimIndex(int seconds) throws Exception {
+        return idle("idle_claim_index", seconds, Map.of("OUTBOX_WAKE_UP", "claim-index"));
+    }
+
+    private Map<String, Object> idle(String scenario, int seconds, Map<String, String> relayEnvironment)
+            throws Exception {
+        try (TestDatabase db = env.databaseWithSchema()) {
+            RelayProcess relay = env.startRelay(db, relayEnvironment);
             try {
                 pause(5_000);
                 String name = db.url().substring(db.url().lastIndexOf('/') + 1);
                 long tx0 = transactions(name);
                 double cpu0 = BenchEnvironment.cpuSeconds(relay.pid());
+                Map<Long, Double> postgres0 = BenchEnvironment.postgresCpuSeconds();
                 pause(seconds * 1000L);
+                // PostgreSQL first: the backend of the statistics query below must not be counted as new
+                double postgresCpu = BenchEnvironment.postgresCpuSince(postgres0);
                 long tx1 = transactions(name);
                 double cpu1 = BenchEnvironment.cpuSeconds(relay.pid());
-                Map<String, Object> r = result("idle");
+                Map<String, Object> r = result(scenario);
                 r.put("seconds", seconds);
                 r.put("queries_per_s", round((tx1 - tx0) / (double) seconds));
                 r.put("cpu_percent_of_core", round((cpu1 - cpu0) * 100 / seconds));
+                r.put("postgres_cpu_percent_of_core", round(postgresCpu * 100 / seconds));
                 return r;
             } finally {
                 BenchEnvironment.stop(relay);

@@ -11,8 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * LISTENs on the outbox's channel (notified by its insert trigger, migrations V2 and V6, and by the operator's replay
- * command) on a connection of its own and wakes the claim route for every batch of notifications. Java because
+ * outbox.wake-up=notify, an opt-in: LISTENs on the outbox's channel (notified by an insert trigger the user installs,
+ * docs/ordering-and-guarantees.md, and by the operator's replay command) on a connection of its own and wakes the
+ * claim route for every batch of notifications. Not the default: PostgreSQL serializes the commits of every
+ * transaction that notified (a cluster-wide lock held through the WAL flush), see {@link NewEventsWatch}. Java because
  * Camel 4.18 has no PostgreSQL LISTEN consumer (camel-pgevent is not published at 4.18.0) and camel-sql cannot wait
  * for notifications. While the database is unreachable it reconnects every second (one line when it breaks, one when
  * it is back); the claim route's timer polls meanwhile, so nothing depends on a notification arriving.

@@ -85,8 +85,9 @@ final class ReplayCommand extends OutboxCommand {
             } else {
                 String wakeRelays = OutboxDatabase.sql("cli-wake-relays", settings);
                 try (PreparedStatement wake = connection.prepareStatement(wakeRelays)) {
-                    // the channel the insert trigger (migration V2) notifies and the relays LISTEN on
+                    // the outbox whose sequence the relays watch, and the channel named after it
                     wake.setString(1, settings.table().qualified());
+                    wake.setString(2, settings.table().qualified());
                     wake.executeQuery().close();
                 }
                 connection.commit();

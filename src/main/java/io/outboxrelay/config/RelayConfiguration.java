@@ -15,6 +15,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.outboxrelay.claim.InsertListener;
 import io.outboxrelay.claim.LeaveOnStop;
+import io.outboxrelay.claim.NewEventsWatch;
 import io.outboxrelay.claim.PartitionGrants;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEventRows;
@@ -141,7 +142,13 @@ public class RelayConfiguration implements CamelConfiguration {
         registry.bind("partitionGrants", grants);
         addService(context, new LeaveOnStop(dataSource, OutboxSql.resolved(context, "leave"), settings.instanceId(),
                 grants));
-        addService(context, new InsertListener(dataSource, settings.table().qualified(), wakeClaims(context)));
+        // new events found without the writers paying for it (the sequence watch), or by LISTEN when the user opted in
+        addService(context, settings.wakeUp() == RelaySettings.WakeUp.NOTIFY
+                ? new InsertListener(dataSource, settings.table().qualified(), wake(context, "direct:outbox-wake"))
+                : new NewEventsWatch(dataSource, settings.table(),
+                        settings.wakeUp() == RelaySettings.WakeUp.CLAIM_INDEX, settings.wakeUpMinIntervalMs(),
+                        settings.wakeUpMaxIntervalMs(), wake(context, "direct:outbox-wake"),
+                        wake(context, "direct:outbox-look")));
 
         // publish: event to message (checked against its schema), parts by destination, the size check, the routes'
         // bookkeeping
@@ -165,13 +172,13 @@ public class RelayConfiguration implements CamelConfiguration {
         registry.bind("inboxTransaction", new SpringTransactionPolicy(new DataSourceTransactionManager(dataSource)));
     }
 
-    /** The insert listener's wake-up: the claim routes' own (direct:outbox-wake), once the routes run. */
-    private static Runnable wakeClaims(CamelContext context) {
+    /** A wake-up of the claim routes (direct:outbox-wake or direct:outbox-look), once the routes run. */
+    private static Runnable wake(CamelContext context, String endpoint) {
         ProducerTemplate template = context.createProducerTemplate();
         return () -> {
             if (context.isStarted()) {
                 try {
-                    template.sendBody("direct:outbox-wake", null);
+                    template.sendBody(endpoint, null);
                 } catch (RuntimeException e) {
                     // stopping: the claims are over
                 }

@@ -27,7 +27,7 @@ public class SchemaMigration extends ServiceSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchemaMigration.class);
     /** The highest V&lt;n&gt;__ migration in db/migration (SchemaMigrationTest checks it). */
-    static final int LATEST_VERSION = 8;
+    static final int LATEST_VERSION = 11;
 
     private final DataSource dataSource;
     private final TableName table;

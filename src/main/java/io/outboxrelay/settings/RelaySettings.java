@@ -30,6 +30,9 @@ public record RelaySettings(
         int batchSize,
         int concurrentClaims,
         int pollDelayMs,
+        WakeUp wakeUp,
+        int wakeUpMinIntervalMs,
+        int wakeUpMaxIntervalMs,
         Duration lease,
         String instanceId,
         int partitions,
@@ -52,8 +55,14 @@ public record RelaySettings(
         String routesDir,
         String schemasDir) {
 
+    /**
+     * How new events are found (outbox.wake-up): watching the outbox's sequence (the default), watching the claim
+     * index (the other candidate measured), or LISTEN for a trigger the user installed.
+     */
+    public enum WakeUp { SEQUENCE, CLAIM_INDEX, NOTIFY }
+
     private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
-    /** The insert listener holds a connection; claims, the heartbeat, metrics and retention share the others. */
+    /** The new-events watch (or the insert listener) holds a connection; claims, the heartbeat, metrics and retention share the others. */
     private static final int MIN_POOL_SIZE = 4;
     private static final Pattern SCHEME = Pattern.compile("([a-z][a-z0-9+.-]*):.+");
     /** The schemes of the Qpid JMS client's URLs. */
@@ -107,6 +116,9 @@ public record RelaySettings(
                 r.integer("outbox.batch-size", 1, 10_000),
                 r.integer("outbox.concurrent-claims", 1, 64),
                 r.integer("outbox.poll-delay-ms", 1, 3_600_000),
+                WakeUp.valueOf(r.choice("outbox.wake-up", "sequence", "claim-index", "notify").toUpperCase().replace('-', '_')),
+                r.integer("outbox.wake-up.min-interval-ms", 1, 1_000),
+                r.integer("outbox.wake-up.max-interval-ms", 1, 10_000),
                 lease,
                 instanceId(r.optionalText("outbox.instance-id")),
                 r.integer("outbox.partitions", 1, 4_096),

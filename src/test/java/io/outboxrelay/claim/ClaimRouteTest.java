@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -47,8 +48,11 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
     @Override
     protected Properties properties() {
         Properties properties = super.properties();
-        // one claim at a time: a wake-up is one claim, and a claim that found events is followed by exactly one more
-        properties.setProperty("outbox.concurrent-claims", "1");
+        // two claims may run, a share of 20 / 2 = 10 events each: a wake-up (NEWS) is still one claim; a claim that
+        // filled its share (10 events of partition 0) is followed by one per claim that may run (AGAIN), one that
+        // read fewer by none (the new-events watch brings the next wake-up)
+        properties.setProperty("outbox.concurrent-claims", "2");
+        properties.setProperty("outbox.batch-size", "20");
         return properties;
     }
 
@@ -114,8 +118,9 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
 
         Map<?, ?> parameters = claim.getReceivedExchanges().get(0).getMessage().getBody(Map.class);
         assertArrayEquals(new Integer[] {0}, (Integer[]) parameters.get("partitions"));
-        int perClaim = Integer.parseInt(context.resolvePropertyPlaceholders("{{outbox.batch-size}}"));
-        assertEquals(perClaim, parameters.get("perPartition"), "one claim, one partition: the whole batch size");
+        int perClaim = Integer.parseInt(context.resolvePropertyPlaceholders("{{outbox.batch-size}}"))
+                / Integer.parseInt(context.resolvePropertyPlaceholders("{{outbox.concurrent-claims}}"));
+        assertEquals(perClaim, parameters.get("perPartition"), "one partition: the claim's whole share");
         assertEquals(0, partitionGrants.busyPartitions().length);
         assertEquals(Set.of("a1"), markedIds(0));
     }
@@ -132,10 +137,11 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
         });
         getMockEndpoint(RECORD_FAILURE).expectedMessageCount(0);
         getMockEndpoint(MARK).expectedMessageCount(1);
-        // the claim that found events asks for another: the outage must keep it from reading the table
         getMockEndpoint(CLAIM).expectedMessageCount(1);
 
         claimAndWait();
+        // news during the outage: the claim it starts must not read the table
+        claimAndWait(1);
 
         MockEndpoint.assertIsSatisfied(context);
         assertEquals(Set.of("a1"), markedIds(0));
@@ -144,6 +150,32 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
                 "c1 is not sent into an outage");
         assertTrue(brokerOutage.isDown());
         assertEquals(0.0, count("outbox.publish.failures"));
+    }
+
+    @Test
+    void aClaimThatFilledItsShareIsFollowedByAnotherAtOnce() throws Exception {
+        OutboxEvent[] share = new OutboxEvent[10];
+        for (int i = 0; i < share.length; i++) {
+            share[i] = event("e" + i, "K" + i);
+        }
+        claimReturns(share);
+        MockEndpoint claim = getMockEndpoint(CLAIM);
+
+        // this claim and the ones it asks for afterwards (AGAIN: one per claim that may run), which find nothing (or
+        // no partition free) and ask for no other
+        NotifyBuilder fourth = claimsDone(4);
+        claimAndWait(3);
+        assertFalse(fourth.matches(300, TimeUnit.MILLISECONDS), "the claims after it read short: no other");
+
+        // the second claim after it reads partition 0 too if the first had read it (short: free again) by then
+        assertTrue(claim.getReceivedCounter() >= 2, "partition 0 was read again");
+        for (Exchange read : claim.getReceivedExchanges().subList(1, claim.getReceivedCounter())) {
+            Map<?, ?> again = read.getMessage().getBody(Map.class);
+            assertArrayEquals(new Integer[] {0}, (Integer[]) again.get("partitions"), "partition 0 again");
+            assertArrayEquals(new String[0], (String[]) again.get("inFlight"), "the first claim's events are marked");
+        }
+        assertEquals(10, markedIds(0).size());
+        assertEquals(0, partitionGrants.busyPartitions().length);
     }
 
     @Test
@@ -175,7 +207,7 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
 
         await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
                 .until(() -> claim.getReceivedCounter() == 1);
-        assertEquals(1, getMockEndpoint(ORDERS).getReceivedCounter(), "sent once, until a poll or a notification");
+        assertEquals(1, getMockEndpoint(ORDERS).getReceivedCounter(), "sent once, until a poll or a wake-up");
     }
 
     // --- helpers
@@ -187,17 +219,29 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
         claim.whenAnyExchangeReceived(exchange -> exchange.getMessage().setBody(List.of()));
     }
 
-    /** Wakes the claims as an insert does, and waits for this claim and the one it asks for afterwards. */
+    /**
+     * Wakes the claims as new events do (claim.NewEventsWatch, when an insert moved the outbox's sequence), waits for
+     * this claim, and checks that no other follows: the wake-up is one claim (not one per claim that may run), and a
+     * claim that read short of its share asks for none.
+     */
     private void claimAndWait() {
-        claimAndWait(2);
+        NotifyBuilder followed = claimsDone(2);
+        claimAndWait(1);
+        assertFalse(followed.matches(300, TimeUnit.MILLISECONDS),
+                "one claim per wake-up, and a claim that filled nothing is followed by no other at once");
     }
 
     private void claimAndWait(int claimCount) {
-        // the claims' own exchanges, not the split's exchange per event
-        NotifyBuilder claims = new NotifyBuilder(context).fromRoute("outbox-claim")
-                .filter(exchange -> exchange.getProperty(Exchange.SPLIT_INDEX) == null).whenDone(claimCount).create();
+        NotifyBuilder claims = claimsDone(claimCount);
         template.sendBody("direct:outbox-wake", null);
         assertTrue(claims.matches(10, TimeUnit.SECONDS), "the claims did not finish");
+    }
+
+    /** Done once this many claims have ended, counted from now. */
+    private NotifyBuilder claimsDone(int claimCount) {
+        // the claims' own exchanges, not the split's exchange per event
+        return new NotifyBuilder(context).fromRoute("outbox-claim")
+                .filter(exchange -> exchange.getProperty(Exchange.SPLIT_INDEX) == null).whenDone(claimCount).create();
     }
 
     private Set<String> markedIds(int index) {

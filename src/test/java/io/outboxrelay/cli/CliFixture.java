@@ -96,7 +96,8 @@ final class CliFixture {
     /** Records that this event's failed attempt holds its key back, as the relay's failure bookkeeping does. */
     void holdsItsKey(UUID id) {
         db.update("INSERT INTO " + table + "_held_keys (held_by, held_by_seq, partition_number, aggregate_type, "
-                + "aggregate_id) SELECT id, seq, partition_number, aggregate_type, aggregate_id FROM " + table
+                + "aggregate_id) SELECT id, seq, " + table + "_partition(aggregate_type, aggregate_id), "
+                + "aggregate_type, aggregate_id FROM " + table
                 + " WHERE id = ?", id);
     }
 

@@ -24,7 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code replay}: exactly the FAILED rows selected become PENDING (attempts 0, due now, no lease), every other row is
- * left as it was, a PENDING or unknown id refuses the whole replay, and the relays' channel is notified on commit.
+ * left as it was, a PENDING or unknown id refuses the whole replay, and the running relays are woken: the outbox's
+ * sequence, which they watch (claim.NewEventsWatch), moves by one, and the table's channel, which relays with
+ * outbox.wake-up=notify LISTEN on, is notified on commit. A replay that changes nothing wakes nobody.
  */
 @Tag("services")
 class ReplayCommandTest extends OutboxTableTestSupport {
@@ -95,17 +97,20 @@ class ReplayCommandTest extends OutboxTableTestSupport {
         assertTrue(result.out().startsWith("Replayed 3 FAILED rows of outbox:"), result.out());
         assertReplayed(before, Set.of(failedA1, failedA2, failedB));
 
+        long sequence = sequence(outbox);
         CliFixture.Result again = outbox.run("replay", "--all");
         assertEquals(0, again.exit(), again.toString());
         assertEquals("No FAILED rows in outbox: nothing to replay.\n", again.out());
         CliFixture.Result key = outbox.run("replay", "--key", "order/a");
         assertEquals(0, key.exit(), key.toString());
         assertEquals("No FAILED rows in outbox for key order/a: nothing to replay.\n", key.out());
+        assertEquals(sequence, sequence(outbox), "nothing replayed, no relay woken");
     }
 
     @Test
     void aPendingIdRefusesTheWholeReplay() {
         List<Map<String, Object>> before = outbox.snapshot();
+        long sequence = sequence(outbox);
         CliFixture.Result result = outbox.run("replay", "--id", failedA1.toString(), "--id", pendingA.toString());
         assertEquals(3, result.exit(), result.toString());
         assertEquals("", result.out());
@@ -116,6 +121,7 @@ class ReplayCommandTest extends OutboxTableTestSupport {
                 lines.get(1));
         assertEquals(2, lines.size(), result.err());
         assertEquals(before, outbox.snapshot(), "nothing changed");
+        assertEquals(sequence, sequence(outbox), "no relay woken");
     }
 
     @Test
@@ -136,6 +142,7 @@ class ReplayCommandTest extends OutboxTableTestSupport {
     @Test
     void dryRunShowsWhatWouldBeReplayedAndChangesNothing() throws Exception {
         List<Map<String, Object>> before = outbox.snapshot();
+        long sequence = sequence(outbox);
         try (Listener listener = new Listener("outbox")) {
             CliFixture.Result result = outbox.run("replay", "--all", "--dry-run");
             assertEquals(0, result.exit(), result.toString());
@@ -146,6 +153,7 @@ class ReplayCommandTest extends OutboxTableTestSupport {
             }
             assertEquals(before, outbox.snapshot());
             assertEquals(0, listener.notifications(500), "no relay woken by a dry run");
+            assertEquals(sequence, sequence(outbox), "no relay woken by a dry run");
 
             CliFixture.Result refused = outbox.run("replay", "--id", pendingA.toString(), "--dry-run");
             assertEquals(3, refused.exit(), refused.toString());
@@ -155,21 +163,27 @@ class ReplayCommandTest extends OutboxTableTestSupport {
     }
 
     @Test
-    void aReplayWakesTheRelaysListeningOnTheTablesChannel() throws Exception {
+    void aReplayMovesTheWatchedSequenceAndNotifiesTheTablesChannel() throws Exception {
+        long sequence = sequence(outbox);
         try (Listener listener = new Listener("outbox")) {
             CliFixture.Result result = outbox.run("replay", "--id", failedB.toString());
             assertEquals(0, result.exit(), result.toString());
             assertEquals(1, listener.notifications(5_000));
         }
-        // a schema-qualified table's channel is its qualified name, as its insert trigger has it
+        assertEquals(sequence + 1, sequence(outbox), "the sequence the relays watch moved, once");
+        // a schema-qualified table: its own sequence, and its qualified name as the channel
         CliFixture qualified = new CliFixture(db, "app.events").migrate();
         UUID failed = qualified.insert("order/q", "FAILED");
+        long qualifiedSequence = sequence(qualified);
+        sequence = sequence(outbox);
         try (Listener listener = new Listener("app.events")) {
             CliFixture.Result result = qualified.run("replay", "--all");
             assertEquals(0, result.exit(), result.toString());
             assertEquals(1, listener.notifications(5_000));
         }
         assertEquals("PENDING", qualified.status(failed));
+        assertEquals(qualifiedSequence + 1, sequence(qualified), "app.events' sequence moved");
+        assertEquals(sequence, sequence(outbox), "not the other outbox's");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -232,7 +246,13 @@ class ReplayCommandTest extends OutboxTableTestSupport {
         assertEquals(replayed, Set.copyOf(seen));
     }
 
-    /** LISTENs on a channel as the relay's InsertListener does. */
+    /** The last value the outbox's seq sequence handed out (what claim.NewEventsWatch watches). */
+    private static long sequence(CliFixture table) {
+        return table.db().count("SELECT pg_sequence_last_value(CAST(pg_get_serial_sequence(?, 'seq') AS regclass))",
+                table.table());
+    }
+
+    /** LISTENs on a channel as a relay with outbox.wake-up=notify does (claim.InsertListener). */
     private static final class Listener implements AutoCloseable {
 
         private final Connection connection;

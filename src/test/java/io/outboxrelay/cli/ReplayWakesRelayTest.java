@@ -12,35 +12,39 @@ import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * End to end: FAILED events replayed with the command are published by a running relay at once. The relay's
- * safety-net poll is set to 10 minutes, so only the replay's notification can wake it in time; a replay by plain SQL
- * (an UPDATE, which the insert trigger does not announce) shows that the relay would otherwise not have looked.
+ * safety-net poll is set to 10 minutes, so only the replay's wake-up can wake it in time: the replay moves the outbox's
+ * sequence, which the relay watches by default (claim.NewEventsWatch), and notifies the table's channel, which a relay
+ * with outbox.wake-up=notify LISTENs on (claim.InsertListener). A replay by plain SQL (an UPDATE, which neither moves
+ * the sequence nor notifies) shows that the relay would otherwise not have looked.
  */
 @Tag("services")
 class ReplayWakesRelayTest {
 
-    private static final String TYPE = "cli" + UUID.randomUUID().toString().substring(0, 8);
-    private static final String TOPIC = "outbox.event." + TYPE;
-
-    @Test
-    void replayedEventsArePublishedByARunningRelayWithoutWaitingForItsPoll() {
-        SharedKafka.broker().createTopic(TOPIC, 1, Map.of());
+    @ParameterizedTest(name = "outbox.wake-up={0}")
+    @ValueSource(strings = {"sequence", "notify"})
+    void replayedEventsArePublishedByARunningRelayWithoutWaitingForItsPoll(String wakeUp) {
+        String type = "cli" + UUID.randomUUID().toString().substring(0, 8);
+        String topic = "outbox.event." + type;
+        SharedKafka.broker().createTopic(topic, 1, Map.of());
         try (TestDatabase db = TestDatabase.create()) {
             CliFixture outbox = new CliFixture(db, "outbox").migrate();
-            UUID byHand = outbox.insert(TYPE + "/a", "FAILED");
-            UUID first = outbox.insert(TYPE + "/b", "FAILED");
-            UUID second = outbox.insert(TYPE + "/b", "FAILED");
-            UUID untouched = outbox.insert(TYPE + "/c", "FAILED");
+            UUID byHand = outbox.insert(type + "/a", "FAILED");
+            UUID first = outbox.insert(type + "/b", "FAILED");
+            UUID second = outbox.insert(type + "/b", "FAILED");
+            UUID untouched = outbox.insert(type + "/c", "FAILED");
 
             Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
                     SharedKafka.broker().bootstrapServers());
             settings.put("outbox.poll-delay-ms", "600000");
+            settings.put("outbox.wake-up", wakeUp);
             try (RelayInstance relay = RelayInstance.start(settings)) {
                 // the relay's first poll (a second after its start) finds nothing claimable; then it waits
                 await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
@@ -51,15 +55,15 @@ class ReplayWakesRelayTest {
                 await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
                         .until(() -> "PENDING".equals(outbox.status(byHand)));
 
-                CliFixture.Result result = outbox.run("replay", "--key", TYPE + "/b");
+                CliFixture.Result result = outbox.run("replay", "--key", type + "/b");
                 assertEquals(0, result.exit(), result.toString());
                 await().atMost(Duration.ofSeconds(10)).until(() -> "PUBLISHED".equals(outbox.status(second)));
                 assertEquals("PUBLISHED", outbox.status(first));
-                // the notification woke a claim of every due row, also the one replayed by hand
+                // the wake-up woke a claim of every due row, also the one replayed by hand
                 await().atMost(Duration.ofSeconds(5)).until(() -> "PUBLISHED".equals(outbox.status(byHand)));
                 assertEquals("FAILED", outbox.status(untouched));
             }
-            List<ConsumerRecord<String, byte[]>> records = SharedKafka.read(TOPIC, 3, Duration.ofSeconds(20));
+            List<ConsumerRecord<String, byte[]>> records = SharedKafka.read(topic, 3, Duration.ofSeconds(20));
             assertEquals(Set.of(byHand.toString(), first.toString(), second.toString()),
                     records.stream().map(r -> SharedKafka.headers(r).get("ce_id")).collect(Collectors.toSet()));
             assertEquals(3, records.size());

@@ -35,11 +35,13 @@ class StatusCommandTest extends OutboxTableTestSupport {
         for (int i = 0; i < 4; i++) {
             outbox.insert("order/k8", "PUBLISHED");
         }
-        // three archived rows, as the archive mode's retention moves them, the oldest archived 3 days ago
+        // three archived rows, as the archive mode's retention moves them (the partition computed from the key, as
+        // sql/archive-expired.sql has it), the oldest archived 3 days ago
         for (int i = 0; i < 3; i++) {
             UUID archived = outbox.insert("order/k9", "PUBLISHED");
             db.update("WITH moved AS (DELETE FROM outbox WHERE id = ? RETURNING *) INSERT INTO outbox_archive "
-                    + "SELECT *, now() - interval '3 days' + ? * interval '1 hour' FROM moved", archived, i);
+                    + "SELECT *, outbox_partition(aggregate_type, aggregate_id), "
+                    + "now() - interval '3 days' + ? * interval '1 hour' FROM moved", archived, i);
         }
         // a live relay owning five partitions with 2 events in flight, and a killed one whose partition's lease
         // expired (its in-flight figure no longer counts)

@@ -59,6 +59,8 @@ class BadConfigurationTest {
         "OUTBOX_INSTANCE_STALE_AFTER    | PT6S                         | outbox.instance.stale-after",
         "OUTBOX_INSTANCE_HEARTBEAT      | 5s                           | outbox.instance.heartbeat",
         "OUTBOX_DB_POOL_SIZE            | 3                            | outbox.db.pool-size",
+        "OUTBOX_WAKE_UP                 | listen                       | outbox.wake-up",
+        "OUTBOX_WAKE_UP_MAX_INTERVAL_MS | 0                            | outbox.wake-up.max-interval-ms",
         "INBOX_TABLE                    | inbox; DROP TABLE orders     | inbox.table",
         "INBOX_TABLE                    | Inbox                        | inbox.table",
         "INBOX_RETENTION                | 7 days                       | inbox.retention",

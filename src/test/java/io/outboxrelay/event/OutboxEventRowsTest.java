@@ -48,7 +48,8 @@ class OutboxEventRowsTest {
         String claim = OutboxSql.resolved("claim", Map.of("outbox.table", "outbox"));
         String select = claim.substring(claim.indexOf("SELECT e.id"), claim.indexOf("FROM unnest"));
 
-        for (String column : new String[] {"e.id", "e.seq", "e.partition_number", "e.aggregate_type",
+        // the partition is the grant's: the claim reads a partition's rows by the key's computed partition (V9)
+        for (String column : new String[] {"e.id", "e.seq", "g.partition_number", "e.aggregate_type",
                 "e.aggregate_id", "e.event_type", "AS payload", "AS headers", "e.created_at", "e.attempts"}) {
             assertTrue(select.contains(column), column + " in " + select);
         }

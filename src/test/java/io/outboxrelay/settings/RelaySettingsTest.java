@@ -48,6 +48,11 @@ class RelaySettingsTest {
         assertEquals(integer("outbox.batch-size"), s.batchSize());
         assertEquals(integer("outbox.concurrent-claims"), s.concurrentClaims());
         assertEquals(integer("outbox.poll-delay-ms"), s.pollDelayMs());
+        assertEquals("sequence", text("outbox.wake-up"), "the writers pay nothing by default (contract §2)");
+        assertEquals(RelaySettings.WakeUp.SEQUENCE, s.wakeUp());
+        assertEquals(integer("outbox.wake-up.min-interval-ms"), s.wakeUpMinIntervalMs());
+        assertEquals(2, s.wakeUpMinIntervalMs(), "a look every 2 ms while events arrive");
+        assertEquals(integer("outbox.wake-up.max-interval-ms"), s.wakeUpMaxIntervalMs());
         assertEquals(duration("outbox.lease"), s.lease());
         assertEquals(integer("outbox.partitions"), s.partitions());
         assertEquals(duration("outbox.instance.heartbeat"), s.heartbeat());
@@ -112,6 +117,29 @@ class RelaySettingsTest {
         assertEquals("PT2160H", s.archiveRetentionInterval(), "as PostgreSQL reads it: an interval");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "sequence      | SEQUENCE",
+            "claim-index   | CLAIM_INDEX",
+            "notify        | NOTIFY",
+            "' notify '    | NOTIFY",
+    })
+    void eachWakeUpIsReadIntoItsConstant(String value, RelaySettings.WakeUp expected) {
+        assertEquals(expected, read(Map.of("outbox.wake-up", value)).wakeUp());
+    }
+
+    @Test
+    void theWakeUpsShortestPauseMayBeFromOneMillisecondToOneSecond() {
+        assertEquals(1, read(Map.of("outbox.wake-up.min-interval-ms", "1")).wakeUpMinIntervalMs());
+        assertEquals(1_000, read(Map.of("outbox.wake-up.min-interval-ms", " 1000 ")).wakeUpMinIntervalMs());
+    }
+
+    @Test
+    void theWakeUpsLongestPauseMayBeFromOneMillisecondToTenSeconds() {
+        assertEquals(1, read(Map.of("outbox.wake-up.max-interval-ms", "1")).wakeUpMaxIntervalMs());
+        assertEquals(10_000, read(Map.of("outbox.wake-up.max-interval-ms", " 10000 ")).wakeUpMaxIntervalMs());
+    }
+
     @Test
     void aNamedInstanceKeepsItsNameAndEachLifeGetsANewSuffix() {
         String first = read(Map.of("outbox.instance-id", "relay-a")).instanceId();
@@ -138,6 +166,16 @@ class RelaySettingsTest {
             "outbox.batch-size                      | 2.5                | from 1 to 10000",
             "outbox.concurrent-claims               | 65                 | from 1 to 64",
             "outbox.poll-delay-ms                   | 0                  | from 1 to 3600000",
+            "outbox.wake-up                         | listen             | one of sequence, claim-index, notify",
+            "outbox.wake-up                         | Notify             | one of sequence, claim-index, notify",
+            "outbox.wake-up                         | claim_index        | one of sequence, claim-index, notify",
+            "outbox.wake-up                         | poll               | one of sequence, claim-index, notify",
+            "outbox.wake-up.min-interval-ms         | 0                  | from 1 to 1000",
+            "outbox.wake-up.min-interval-ms         | 1001               | from 1 to 1000",
+            "outbox.wake-up.min-interval-ms         | 2ms                | from 1 to 1000",
+            "outbox.wake-up.max-interval-ms         | 0                  | from 1 to 10000",
+            "outbox.wake-up.max-interval-ms         | 10001              | from 1 to 10000",
+            "outbox.wake-up.max-interval-ms         | 25ms               | from 1 to 10000",
             "outbox.partitions                      | 4097               | from 1 to 4096",
             "outbox.lease                           | 30s                | ISO-8601 duration",
             "outbox.lease                           | PT0S               | ISO-8601 duration",
@@ -175,7 +213,8 @@ class RelaySettingsTest {
     @ParameterizedTest
     @CsvSource({"outbox.endpoint", "outbox.db.url", "outbox.db.user", "outbox.table", "outbox.source",
             "outbox.jms.broker-url", "camel.component.kafka.brokers", "outbox.routes-dir", "outbox.batch-size",
-            "outbox.lease", "outbox.failed-blocks-key"})
+            "outbox.lease", "outbox.failed-blocks-key", "outbox.wake-up", "outbox.wake-up.min-interval-ms",
+            "outbox.wake-up.max-interval-ms"})
     void aMissingOrBlankValueIsRefusedNamingItsKey(String key) {
         for (String blank : new String[] {null, "", "   "}) {
             Map<String, String> overrides = new HashMap<>();

@@ -112,8 +112,10 @@ public final class Churn {
     /** A killed instance's partitions recovered when one of their events was published after the kill. */
     private void measureRecoveries() {
         pendingRecoveries.entrySet().removeIf(kill -> {
+            // an event's partition is computed from its key (migration V9)
             Timestamp first = (Timestamp) db.query("SELECT min(published_at) AS first FROM outbox "
-                    + "WHERE partition_number = ANY(?) AND published_at > ?", kill.getValue(), kill.getKey())
+                    + "WHERE outbox_partition(aggregate_type, aggregate_id) = ANY(?) AND published_at > ?",
+                    kill.getValue(), kill.getKey())
                     .get(0).get("first");
             if (first != null) {
                 recoveries.add(first.getTime() - kill.getKey().getTime());

@@ -1,0 +1,186 @@
+package io.outboxrelay.claim;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.outboxrelay.schema.SchemaMigration;
+import io.outboxrelay.settings.TableName;
+import io.outboxrelay.support.TestDatabase;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The new-events watch on the real PostgreSQL, without a relay around it. outbox.wake-up=sequence (the default): an
+ * INSERT is news as soon as it took its seq, committed or not; the watch settles once the transaction that wrote it
+ * has ended (besides its settles just after the move), not while it runs; an UPDATE (a replay by plain SQL) is no
+ * news, the replay's nextval is. claim-index: a committed INSERT is news. Either way an idle watch stays quiet (no
+ * wake-up while nothing happens). Its rhythm alone: NewEventsWatchPacingTest.
+ */
+@Tag("services")
+class NewEventsWatchTest {
+
+    private static final String INSERT = "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+            + "VALUES ('order', 'o-1', 'Placed', '{}')";
+
+    @Test
+    void anInsertIsNewsAtOnceAndItsCommitSettles() throws Exception {
+        try (TestDatabase db = TestDatabase.create()) {
+            PGSimpleDataSource dataSource = migrated(db);
+            // an outbox that has had events
+            db.update(INSERT);
+            Counted watch = Counted.start(dataSource);
+            try (Connection writer = db.connect()) {
+                watch.awaitQuiet();
+
+                // a business transaction writes an event and goes on with its work
+                writer.setAutoCommit(false);
+                try (PreparedStatement insert = writer.prepareStatement(INSERT)) {
+                    insert.executeUpdate();
+                }
+                int news = watch.news.get();
+                await("news of the insert, before its commit").atMost(Duration.ofSeconds(2))
+                        .until(() -> watch.news.get() > news);
+                // the looks just after the move may settle on the chance of a quick commit
+                // (NewEventsWatch.SETTLE_NANOS); past those, nothing more while the transaction runs
+                int settles = watch.awaitSettlesStill();
+                await("no settle while its transaction runs").during(Duration.ofMillis(500))
+                        .atMost(Duration.ofSeconds(2)).until(() -> watch.settles.get() == settles);
+
+                writer.commit();
+                await("settled once the transaction committed").atMost(Duration.ofSeconds(2))
+                        .until(() -> watch.settles.get() == settles + 1);
+                await("once").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+                        .until(() -> watch.settles.get() == settles + 1);
+            } finally {
+                watch.stop();
+            }
+        }
+    }
+
+    @Test
+    void anUpdateIsNoNewsAndAnIdleWatchStaysQuiet() throws Exception {
+        try (TestDatabase db = TestDatabase.create()) {
+            PGSimpleDataSource dataSource = migrated(db);
+            db.update(INSERT);
+            db.update("UPDATE outbox SET status = 'FAILED'");
+            Counted watch = Counted.start(dataSource);
+            try {
+                watch.awaitQuiet();
+                int news = watch.news.get();
+                db.update("UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = now()");
+                await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                        .until(() -> watch.news.get() == news);
+                // what the operator's replay does to wake the relays (sql/cli-wake-relays.sql)
+                db.count("SELECT nextval(pg_get_serial_sequence('outbox', 'seq'))");
+                await("the sequence moved").atMost(Duration.ofSeconds(2)).until(() -> watch.news.get() > news);
+            } finally {
+                watch.stop();
+            }
+        }
+    }
+
+    /** outbox.wake-up=claim-index watches the PENDING rows' largest seq: it sees committed events only. */
+    @Test
+    void theClaimIndexWatchSeesACommittedInsertAndStaysQuietOtherwise() throws Exception {
+        try (TestDatabase db = TestDatabase.create()) {
+            PGSimpleDataSource dataSource = migrated(db);
+            Counted watch = Counted.start(dataSource, true);
+            try (Connection writer = db.connect()) {
+                watch.awaitQuiet();
+                int news = watch.news.get();
+                writer.setAutoCommit(false);
+                try (PreparedStatement insert = writer.prepareStatement(INSERT)) {
+                    insert.executeUpdate();
+                }
+                await("no news of an uncommitted event").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                        .until(() -> watch.news.get() == news);
+                writer.commit();
+                await("news of the committed event").atMost(Duration.ofSeconds(2))
+                        .until(() -> watch.news.get() > news);
+            } finally {
+                watch.stop();
+            }
+        }
+    }
+
+    /**
+     * The very first event of a new outbox: its sequence has never been used, and its first nextval leaves last_value
+     * where it was (1; only is_called changes), so a watch of last_value alone does not see it.
+     */
+    @Test
+    void theFirstEventOfANewOutboxIsNews() throws Exception {
+        try (TestDatabase db = TestDatabase.create()) {
+            PGSimpleDataSource dataSource = migrated(db);
+            Counted watch = Counted.start(dataSource);
+            try {
+                watch.awaitQuiet();
+                int news = watch.news.get();
+                db.update(INSERT);
+                await("news of the outbox's first event").atMost(Duration.ofSeconds(2))
+                        .until(() -> watch.news.get() > news);
+            } finally {
+                watch.stop();
+            }
+        }
+    }
+
+    /** A watch that counts what it would wake. */
+    private record Counted(NewEventsWatch watch, AtomicInteger news, AtomicInteger settles) {
+
+        static Counted start(PGSimpleDataSource dataSource) {
+            return start(dataSource, false);
+        }
+
+        static Counted start(PGSimpleDataSource dataSource, boolean claimIndex) {
+            AtomicInteger news = new AtomicInteger();
+            AtomicInteger settles = new AtomicInteger();
+            NewEventsWatch watch = new NewEventsWatch(dataSource, TableName.parse("outbox.table", "outbox"), claimIndex,
+                    1, 25, news::incrementAndGet, settles::incrementAndGet);
+            watch.start();
+            return new Counted(watch, news, settles);
+        }
+
+        /** Started: the news of its start (events may have been committed while nobody watched) and its settle. */
+        void awaitQuiet() {
+            await().atMost(Duration.ofSeconds(5)).until(() -> news.get() > 0 && settles.get() > 0);
+            int n = news.get();
+            int s = settles.get();
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                    .until(() -> news.get() == n && settles.get() == s);
+            assertTrue(watch.isStarted());
+        }
+
+        /** Waits until two looks at the settle count 300 ms apart agree; returns it. */
+        int awaitSettlesStill() {
+            int[] last = {-1};
+            await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                    .until(() -> {
+                        int now = settles.get();
+                        boolean still = now == last[0];
+                        last[0] = now;
+                        return still;
+                    });
+            return last[0];
+        }
+
+        void stop() {
+            watch.stop();
+            assertEquals(true, watch.isStopped());
+        }
+    }
+
+    private static PGSimpleDataSource migrated(TestDatabase db) {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL(db.url());
+        dataSource.setUser("postgres");
+        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true).isReady());
+        return dataSource;
+    }
+}
