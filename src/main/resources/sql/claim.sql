@@ -8,10 +8,12 @@
 -- another transaction is changing right now (a previous owner's mark still running, an operator's replay) instead of
 -- waiting for it or sending them twice. An event is skipped while it is not due (backoff) or behind an earlier event
 -- of its key that failed and still holds the key (held_keys: PENDING, or FAILED with outbox.failed-blocks-key=true).
+-- holds_key: the event itself holds its key (claim.PartitionGrants claims again once it is settled).
 -- Parameters: the grant (claim.PartitionGrants.Grant.parameters: partitions, perPartition, inFlight) and the relay's
 -- settings.
 SELECT e.id, e.seq, g.partition_number, e.aggregate_type, e.aggregate_id, e.event_type,
-       CAST(e.payload AS text) AS payload, CAST(e.headers AS text) AS headers, e.created_at, e.attempts
+       CAST(e.payload AS text) AS payload, CAST(e.headers AS text) AS headers, e.created_at, e.attempts,
+       EXISTS (SELECT 1 FROM {{outbox.table}}_held_keys k WHERE k.held_by = e.id) AS holds_key
   FROM unnest(CAST(:#partitions AS integer[])) AS g (partition_number)
   JOIN {{outbox.table}}_partitions p
     ON p.partition_number = g.partition_number

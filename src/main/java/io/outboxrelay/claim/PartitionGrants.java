@@ -259,6 +259,8 @@ public class PartitionGrants {
                 }
                 // events of this key that other claims skipped meanwhile are claimed now
                 again |= !keysInFlight.containsKey(event.key()) && waitingKeys.remove(event.key());
+                // an event that held its key back is settled: its key's later events may be claimable now
+                again |= batch != null && event.holdsKey();
             }
         }
         // a partition read short was freed at the read (another claim may be reading it now); the ones it filled are

@@ -25,6 +25,6 @@ public class OutboxEventRows extends DefaultRowMapperFactory {
         return new OutboxEvent(rs.getString("id"), rs.getLong("seq"), rs.getInt("partition_number"),
                 rs.getString("aggregate_type"), rs.getString("aggregate_id"), rs.getString("event_type"),
                 rs.getString("payload"), rs.getString("headers"), rs.getObject("created_at", OffsetDateTime.class).toInstant(),
-                rs.getInt("attempts"));
+                rs.getInt("attempts"), rs.getBoolean("holds_key"));
     }
 }

@@ -36,11 +36,12 @@ class OutboxEventRowsTest {
         row.put("headers", "{\"h\":\"v\"}");
         row.put("created_at", OffsetDateTime.of(2024, 1, 2, 3, 4, 5, 0, ZoneOffset.ofHours(2)));
         row.put("attempts", 3);
+        row.put("holds_key", true);
 
         OutboxEvent event = (OutboxEvent) rows.newBeanRowMapper(OutboxEvent.class).mapRow(resultSet(row), 0);
 
         assertEquals(new OutboxEvent("0b7c1f0e-0000-4000-8000-000000000001", 42, 7, "order", "o-1", "OrderPlaced",
-                "{\"a\":1}", "{\"h\":\"v\"}", Instant.parse("2024-01-02T01:04:05Z"), 3), event);
+                "{\"a\":1}", "{\"h\":\"v\"}", Instant.parse("2024-01-02T01:04:05Z"), 3, true), event);
     }
 
     @Test
@@ -50,7 +51,7 @@ class OutboxEventRowsTest {
 
         // the partition is the grant's: the claim reads a partition's rows by the key's computed partition (V9)
         for (String column : new String[] {"e.id", "e.seq", "g.partition_number", "e.aggregate_type",
-                "e.aggregate_id", "e.event_type", "AS payload", "AS headers", "e.created_at", "e.attempts"}) {
+                "e.aggregate_id", "e.event_type", "AS payload", "AS headers", "e.created_at", "e.attempts", "AS holds_key"}) {
             assertTrue(select.contains(column), column + " in " + select);
         }
     }

@@ -51,7 +51,7 @@ class RelaySettingsTest {
         assertEquals("sequence", text("outbox.wake-up"), "the writers pay nothing by default (contract §2)");
         assertEquals(RelaySettings.WakeUp.SEQUENCE, s.wakeUp());
         assertEquals(integer("outbox.wake-up.min-interval-ms"), s.wakeUpMinIntervalMs());
-        assertEquals(2, s.wakeUpMinIntervalMs(), "a look every 2 ms while events arrive");
+        assertEquals(5, s.wakeUpMinIntervalMs(), "a look every 5 ms while events arrive");
         assertEquals(integer("outbox.wake-up.max-interval-ms"), s.wakeUpMaxIntervalMs());
         assertEquals(duration("outbox.lease"), s.lease());
         assertEquals(integer("outbox.partitions"), s.partitions());
