@@ -83,14 +83,10 @@ public class PartitionGrants {
     private final Set<Integer> filled = new HashSet<>();
     /** Claims in progress, each with what it read and the partitions it still holds (null before it has read). */
     private final Map<Grant, Claim> claims = new HashMap<>();
-    /** Events claimed by claims not over yet, by partition (id to key), and how many of each key. */
-    private final Map<Integer, Map<String, String>> inFlight = new HashMap<>();
-    private final Map<String, Integer> keysInFlight = new HashMap<>();
+    /** Events claimed by claims not over yet, and the keys waiting for them. */
+    private final EventsInFlight inFlight = new EventsInFlight();
     /** Per claim that has not read yet: the keys in flight in its partitions when it was granted them. */
     private final Map<Grant, Set<String>> keysInFlightAtGrant = new HashMap<>();
-    /** Keys whose events a claim skipped (in flight elsewhere): claimed again when their claim ends. */
-    private final Set<String> waitingKeys = new HashSet<>();
-    private int inFlightCount;
     private int rotation;
     /** A claim found no partition free while others were granted: what woke it waits for their release. */
     private boolean wakeMissed;
@@ -139,7 +135,7 @@ public class PartitionGrants {
      */
     public synchronized Grant take(Wake wake) {
         // at most outbox.batch-size events claimed and not yet settled, whatever the claims in progress
-        int budget = Math.min(claimLimit, batchSize - inFlightCount);
+        int budget = Math.min(claimLimit, batchSize - inFlight.count());
         if (claims.size() >= concurrentClaims || budget < 1) {
             wakeMissed |= wake == Wake.NEWS;
             return null;
@@ -174,11 +170,7 @@ public class PartitionGrants {
         chosen = chosen.subList(0, Math.min(chosen.size(), budget));
         List<String> skipped = new ArrayList<>();
         Set<String> keys = new HashSet<>();
-        for (Integer p : chosen) {
-            Map<String, String> ids = inFlight.getOrDefault(p, Map.of());
-            skipped.addAll(ids.keySet());
-            keys.addAll(ids.values());
-        }
+        inFlight.collect(chosen, skipped, keys);
         Grant grant = new Grant(chosen.toArray(new Integer[0]), Math.max(1, budget / chosen.size()),
                 skipped.toArray(new String[0]));
         granted.addAll(chosen);
@@ -202,9 +194,8 @@ public class PartitionGrants {
         Set<String> inFlightAtGrant = keysInFlightAtGrant.remove(grant);
         for (OutboxEvent event : claimed) {
             counts.merge(event.partition(), 1, Integer::sum);
-            if (keysInFlight.containsKey(event.key())) {
-                // claimed again when the claim that has its key ends
-                waitingKeys.add(event.key());
+            if (inFlight.hasKey(event.key())) {
+                inFlight.waitFor(event.key());
             } else if (inFlightAtGrant != null && inFlightAtGrant.contains(event.key())) {
                 // its claim has ended already: claimed again when this one ends
                 wakeMissed = true;
@@ -212,11 +203,7 @@ public class PartitionGrants {
                 sendable.add(event);
             }
         }
-        for (OutboxEvent event : sendable) {
-            inFlight.computeIfAbsent(event.partition(), p -> new HashMap<>()).put(event.id(), event.key());
-            keysInFlight.merge(event.key(), 1, Integer::sum);
-        }
-        inFlightCount += sendable.size();
+        inFlight.add(sendable);
         Set<Integer> held = new HashSet<>();
         for (Integer p : grant.partitions()) {
             if (counts.getOrDefault(p, 0) < grant.perPartition()) {
@@ -249,16 +236,8 @@ public class PartitionGrants {
         wakeMissed = false;
         if (claim != null) {
             for (OutboxEvent event : claim.batch().events()) {
-                Map<String, String> ids = inFlight.get(event.partition());
-                if (ids != null && ids.remove(event.id()) != null) {
-                    inFlightCount--;
-                    keysInFlight.computeIfPresent(event.key(), (k, n) -> n == 1 ? null : n - 1);
-                    if (ids.isEmpty()) {
-                        inFlight.remove(event.partition());
-                    }
-                }
                 // events of this key that other claims skipped meanwhile are claimed now
-                again |= !keysInFlight.containsKey(event.key()) && waitingKeys.remove(event.key());
+                again |= inFlight.remove(event);
                 // an event that held its key back is settled: its key's later events may be claimable now
                 again |= batch != null && event.holdsKey();
             }
@@ -284,10 +263,10 @@ public class PartitionGrants {
     public synchronized Map<String, Object> heartbeatParameters() {
         beatStartedNanos = System.nanoTime();
         Integer[] drained = owned.values().stream()
-                .filter(p -> p.givingUp() && !granted.contains(p.number()) && !inFlight.containsKey(p.number()))
+                .filter(p -> p.givingUp() && !granted.contains(p.number()) && !inFlight.inPartition(p.number()))
                 .map(Owned::number).toArray(Integer[]::new);
         Map<String, Object> parameters = new LinkedHashMap<>();
-        parameters.put("inFlight", inFlightCount);
+        parameters.put("inFlight", inFlight.count());
         parameters.put("drained", drained);
         return parameters;
     }
@@ -335,7 +314,7 @@ public class PartitionGrants {
     /** Partitions with a claim in progress or events in flight (kept on shutdown until their lease runs out). */
     public synchronized Integer[] busyPartitions() {
         Set<Integer> busy = new HashSet<>(granted);
-        busy.addAll(inFlight.keySet());
+        busy.addAll(inFlight.partitions());
         return busy.toArray(new Integer[0]);
     }
 
