@@ -74,7 +74,11 @@ final class BenchEnvironment {
 
     /** The relay jar started without waiting for its start line (the startup scenario times it itself). */
     RelayProcess startRelayUnwatched(TestDatabase db) {
-        Map<String, String> env = new HashMap<>();
+        return startRelayUnwatched(db, Map.of());
+    }
+
+    RelayProcess startRelayUnwatched(TestDatabase db, Map<String, String> extra) {
+        Map<String, String> env = new HashMap<>(extra);
         env.put("OUTBOX_DB_URL", db.url());
         env.put("CAMEL_COMPONENT_KAFKA_BROKERS", kafka.bootstrapServers());
         env.put("OUTBOX_ROUTES_DIR", "target/no-extra-routes");

@@ -31,6 +31,8 @@ import io.outboxrelay.support.KafkaBroker;
  * while the freshly started relay's JIT compiles; reported apart in p99_ms_by_10s), --idle-seconds N (60),
  * --retention-published N (2000000), --retention-pending N (100000) (the retention and archive scenarios),
  * --writer-counts N,N,... (8,32,64) and --writer-seconds N (10: measured after a 2 s warm-up) (the writers scenario),
+ * --crash-events N (50000: the backlog of the crash scenarios), --janitor-published N (1000000) (the janitors
+ * scenario: one retention pass against three at once),
  * --only drain,steady,... (all but wakeup; wakeup = steady, steady_claim_index, idle and idle_claim_index: the
  * relay with outbox.wake-up=sequence and =claim-index).
  * PostgreSQL runs with autovacuum on for the benchmarks, as in production; the server's own setting is put back at
@@ -52,18 +54,22 @@ public final class Benchmarks {
         int steadyWarmup = Integer.parseInt(o.getOrDefault("steady-warmup-seconds", "15"));
         int idleSeconds = Integer.parseInt(o.getOrDefault("idle-seconds", "60"));
         int retentionPublished = Integer.parseInt(o.getOrDefault("retention-published", "2000000"));
+        int crashEvents = Integer.parseInt(o.getOrDefault("crash-events", "50000"));
+        int janitorPublished = Integer.parseInt(o.getOrDefault("janitor-published", "1000000"));
         int retentionPending = Integer.parseInt(o.getOrDefault("retention-pending", "100000"));
         int startupRuns = Integer.parseInt(o.getOrDefault("startup-runs", "3"));
         List<Integer> writerCounts = Arrays.stream(o.getOrDefault("writer-counts", "8,32,64").split(","))
                 .map(String::trim).map(Integer::parseInt).toList();
         int writerSeconds = Integer.parseInt(o.getOrDefault("writer-seconds", "10"));
         List<String> only = List.of(o.getOrDefault("only",
-                "limits,naive,plain,drain,schemas,hot,startup,steady,idle,writers,retention,archive").split(","));
+                "limits,naive,plain,drain,schemas,hot,startup,steady,idle,writers,retention,archive,crash,janitors")
+                .split(","));
 
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         List<Map<String, Object>> results = new ArrayList<>();
         try (KafkaBroker kafka = KafkaBroker.start(); Autovacuum on = Autovacuum.on()) {
-            Scenarios scenarios = new Scenarios(new BenchEnvironment(kafka));
+            BenchEnvironment environment = new BenchEnvironment(kafka);
+            Scenarios scenarios = new Scenarios(environment);
             for (int run = 1; run <= runs; run++) {
                 if (only.contains("limits")) {
                     record(results, run, scenarios.kafkaLimit(events));
@@ -128,6 +134,17 @@ public final class Benchmarks {
                 }
                 if (only.contains("archive")) {
                     record(results, run, scenarios.archive(retentionPublished, retentionPending));
+                }
+                if (only.contains("crash")) {
+                    Crashes crashes = new Crashes(environment);
+                    record(results, run, crashes.restart(crashEvents));
+                    record(results, run, crashes.oneOfThree(crashEvents));
+                }
+                if (only.contains("janitors")) {
+                    for (Map<String, Object> janitors : new Janitors(environment).run(janitorPublished,
+                            retentionPending)) {
+                        record(results, run, janitors);
+                    }
                 }
             }
         }
@@ -198,7 +215,7 @@ public final class Benchmarks {
      * table, a row per writer count and configuration, their writers and configuration columns saying which.
      */
     private static String table(String scenario) {
-        return scenario.startsWith("writers_") ? "writers" : scenario;
+        return scenario.startsWith("writers_") ? "writers" : scenario.startsWith("janitors_") ? "janitors" : scenario;
     }
 
     /** Per run: relay drain vs. the lower raw limit and vs. the naive loop; the writers' rates beside the relays. */

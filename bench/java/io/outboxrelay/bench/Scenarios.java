@@ -672,7 +672,7 @@ final class Scenarios {
      * Both passes start from the same state: no autovacuum worker busy (with the previous database's dead rows, say)
      * and a fresh checkpoint, so neither pays for the 2 million rows' load written just before it.
      */
-    private static void settle(TestDatabase db) throws InterruptedException {
+    static void settle(TestDatabase db) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (db.count("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'") > 0
                 && System.nanoTime() < deadline) {
@@ -682,7 +682,7 @@ final class Scenarios {
     }
 
     /** The janitor's loop: the statement until a batch comes back short; rows, statements, nanoseconds. */
-    private static long[] janitorPass(TestDatabase db, String statement) throws Exception {
+    static long[] janitorPass(TestDatabase db, String statement) throws Exception {
         int batchSize = Integer.parseInt(RelaySettingsFile.get("outbox.retention.batch-size", "5000"));
         long rows = 0;
         long statements = 0;
@@ -702,7 +702,7 @@ final class Scenarios {
     }
 
     /** Rows published a day longer ago than the default retention (P7D), about 300 bytes each like the events. */
-    private static void insertPublished(TestDatabase db, int rows) {
+    static void insertPublished(TestDatabase db, int rows) {
         db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, published_at, created_at) "
                 + "SELECT 'old', 'key-' || (n % " + BenchEnvironment.KEYS + "), 'Updated', jsonb_build_object('id', n, "
                 + "'note', repeat('x', 250)), 'PUBLISHED', now() - interval '8 days' + n * interval '1 millisecond', "

@@ -92,6 +92,7 @@ public class PartitionGrants {
     private boolean wakeMissed;
     private long beatStartedNanos;
     private boolean heartbeatFailing;
+    private boolean stopping;
 
     /**
      * @param concurrentClaims claims in progress at once, at most (outbox.concurrent-claims)
@@ -134,6 +135,9 @@ public class PartitionGrants {
      * one ends (with AGAIN, which is not news: it cannot keep them going by itself).
      */
     public synchronized Grant take(Wake wake) {
+        if (stopping) {
+            return null;
+        }
         // at most outbox.batch-size events claimed and not yet settled, whatever the claims in progress
         int budget = Math.min(claimLimit, batchSize - inFlight.count());
         if (claims.size() >= concurrentClaims || budget < 1) {
@@ -256,7 +260,7 @@ public class PartitionGrants {
                 filled.remove(p);
             }
         }
-        return again;
+        return again && !stopping;
     }
 
     /** Parameters of sql/heartbeat.sql: events in flight, and the partitions being given up that drained. */
@@ -318,8 +322,17 @@ public class PartitionGrants {
         return busy.toArray(new Integer[0]);
     }
 
-    /** Stopping: nothing more is granted. */
+    /**
+     * The relay is stopping: no claim is granted any more, none goes again; the claims in progress finish, and the
+     * heartbeat keeps their partitions' leases until they have.
+     */
+    public synchronized void stopGranting() {
+        stopping = true;
+    }
+
+    /** Stopped: nothing is owned any more. */
     public synchronized void stop() {
+        stopping = true;
         owned = Map.of();
     }
 }

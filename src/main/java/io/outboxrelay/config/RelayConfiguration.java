@@ -140,8 +140,11 @@ public class RelayConfiguration implements CamelConfiguration {
         PartitionGrants grants = new PartitionGrants(settings.concurrentClaims(), settings.batchSize(),
                 settings.lease(), relayMetrics::owned);
         registry.bind("partitionGrants", grants);
-        addService(context, new LeaveOnStop(dataSource, OutboxSql.resolved(context, "leave"), settings.instanceId(),
-                grants));
+        LeaveOnStop leave = new LeaveOnStop(dataSource, OutboxSql.resolved(context, "leave"), settings.instanceId(),
+                grants);
+        // told when the context starts stopping (claiming stops), stopped after the routes (partitions given up)
+        context.getManagementStrategy().addEventNotifier(leave);
+        addService(context, leave);
         // new events found without the writers paying for it (the sequence watch), or by LISTEN when the user opted in
         addService(context, settings.wakeUp() == RelaySettings.WakeUp.NOTIFY
                 ? new InsertListener(dataSource, settings.table().qualified(), wake(context, "direct:outbox-wake"))

@@ -24,7 +24,7 @@ public final class EventBatch {
     private final Map<String, OutboxEvent> byId;
     private final Set<String> published = ConcurrentHashMap.newKeySet();
     private final Set<String> failedKeys = ConcurrentHashMap.newKeySet();
-    private volatile boolean brokerDown;
+    private volatile boolean sendingStopped;
 
     public EventBatch(List<OutboxEvent> events) {
         this.events = List.copyOf(events);
@@ -75,14 +75,14 @@ public final class EventBatch {
         failedKeys.add(event(id).key());
     }
 
-    /** The broker does not answer: nothing more of this batch is sent. */
-    public void brokerDown() {
-        brokerDown = true;
+    /** The broker does not answer, or the relay stops: nothing more of this batch is sent. */
+    public void stopSending() {
+        sendingStopped = true;
     }
 
-    /** Whether the event may still be sent: the broker answers, and no earlier event of its key failed. */
+    /** Whether the event may still be sent: sending goes on, and no earlier event of its key failed. */
     public boolean maySend(String id) {
-        return !brokerDown && !failedKeys.contains(event(id).key());
+        return !sendingStopped && !failedKeys.contains(event(id).key());
     }
 
     /** The acknowledged events, in claim order. */

@@ -36,12 +36,34 @@ public class FailedAttempts {
         exchange.getMessage().setHeader("outboxUnpublishable", cause instanceof UnpublishableEventException);
     }
 
-    /** @param status the row's status afterwards (PENDING or FAILED), or null when it was no longer PENDING */
+    /**
+     * @param status the row's status afterwards (PENDING or FAILED), or null when the failure was not written: the
+     *               row is no longer PENDING, or no longer this instance's to write (its partition moved)
+     */
     public void recorded(@Body String status, @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch,
             @ExchangeProperty(EVENT_ID) String id, Exchange exchange) {
         batch.failed(id);
+        if (status == null) {
+            LOG.debug("event {} failed ({}), not recorded: no longer PENDING or no longer this instance's", id,
+                    exchange.getMessage().getHeader("outboxError"));
+            return;
+        }
         metrics.publishFailed(status);
         LOG.warn("event {} failed, now {}: {}", id, status, exchange.getMessage().getHeader("outboxError"));
+    }
+
+    /**
+     * A send that failed while the relay stops is not the event's failure: a producer made for the claim's first
+     * send to a destination after the stop began is never started (Camel starts no new service while its context
+     * stops), and a broker connection may be closing. Nothing is written: the event stays PENDING as it was, and the
+     * rest of the batch is not sent either (released untouched, for the next owner of its partition).
+     */
+    public void leftForTheNextClaim(@ExchangeProperty(EventBatch.PROPERTY) EventBatch batch,
+            @ExchangeProperty(EVENT_ID) String id, Exchange exchange) {
+        batch.failed(id);
+        batch.stopSending();
+        LOG.info("event {} not sent: the relay is stopping ({}); it and the rest of its claim stay PENDING, untouched",
+                id, exchange.getMessage().getHeader("outboxError"));
     }
 
     static String describe(Throwable cause) {

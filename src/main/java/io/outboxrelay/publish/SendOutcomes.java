@@ -13,7 +13,7 @@ public class SendOutcomes {
     }
 
     public void brokerDown(@ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
-        batch.brokerDown();
+        batch.stopSending();
     }
 
     public boolean maySend(@ExchangeProperty(EventBatch.PROPERTY) EventBatch batch, @Body String id) {

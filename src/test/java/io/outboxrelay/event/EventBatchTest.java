@@ -59,7 +59,7 @@ class EventBatchTest {
 
     @Test
     void aBrokerOutageHoldsBackEverything() {
-        batch.brokerDown();
+        batch.stopSending();
 
         for (OutboxEvent e : batch.events()) {
             assertFalse(batch.maySend(e.id()), e.id());

@@ -10,19 +10,22 @@ import java.util.UUID;
 import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The inbox under kill -9: the relay jar runs a consumer as users run one (a templatedRoute of postgresql-inbox in
- * outbox.routes-dir, its handler a route writing the business row) beside the relay publishing the orders. The handler
- * is slow after its write, so the process is killed while a message's transaction is open (its business row and inbox
- * row written, not committed), several times, restarting each time; afterwards some published events are re-sent as a
- * relay crash would. Every order is applied exactly once: the killed transaction's writes are rolled back and the
- * message redelivered, and what Kafka redelivers after its commit is dropped by the inbox.
+ * The inbox under kill -9 and under SIGTERM: the relay jar runs a consumer as users run one (a templatedRoute of
+ * postgresql-inbox in outbox.routes-dir, its handler a route writing the business row) beside the relay publishing the
+ * orders. The handler is slow after its write, so the process is killed, or stopped, while a message's transaction is
+ * open (its business row and inbox row written, not committed), several times, restarting each time; afterwards some
+ * published events are re-sent as a relay crash would. Every order is applied exactly once: a killed transaction's
+ * writes are rolled back and the message redelivered; a stopped one commits before the process exits 0 (within 10 s),
+ * and nothing polled and not applied is acknowledged; what Kafka redelivers after a commit is dropped by the inbox.
  */
 class InboxCrashIT {
 
@@ -38,7 +41,7 @@ class InboxCrashIT {
                   - name: name
                     value: crash-consumer
                   - name: from
-                    value: "kafka:outbox.event.%s?groupId=inbox-crash&autoOffsetReset=earliest&breakOnFirstError=true&headerDeserializer=#kafkaStringHeaders&sessionTimeoutMs=6000&heartbeatIntervalMs=1000"
+                    value: "kafka:outbox.event.%s?groupId=inbox-crash&autoOffsetReset=earliest&breakOnFirstError=true&headerDeserializer=#kafkaStringHeaders&sessionTimeoutMs=6000&heartbeatIntervalMs=1000&maxPollRecords=20&pollTimeoutMs=1000"
                   - name: handler
                     value: direct:apply-order
                   - name: duplicates
@@ -49,7 +52,8 @@ class InboxCrashIT {
                   uri: direct:apply-order
                   steps:
                     - to: "sql:INSERT INTO applied_orders (order_id, ce_id) VALUES (:#${header.ce_subject}, :#${header.ce_id})"
-                    # slow between the write and the commit: where the test kills the process
+                    # slow between the write and the commit: where the test kills or stops the process (a stop
+                    # finishes the records of the consumer's current poll: maxPollRecords x 100 ms)
                     - delay:
                         constant: "100"
             - route:
@@ -60,8 +64,10 @@ class InboxCrashIT {
                     - to: "sql:INSERT INTO dropped_duplicates (order_id, ce_id) VALUES (:#${header.ce_subject}, :#${header.ce_id})"
             """;
 
-    @Test
-    void killNineBetweenTheHandlersWriteAndTheCommitAppliesEveryOrderExactlyOnce() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"kill -9", "SIGTERM"})
+    void stoppingBetweenTheHandlersWriteAndTheCommitAppliesEveryOrderExactlyOnce(String stop) throws Exception {
+        boolean kill = stop.equals("kill -9");
         String type = "inboxcrash" + UUID.randomUUID().toString().substring(0, 8);
         String brokers = SharedKafka.broker().bootstrapServers();
         Path routes = Files.createDirectories(Path.of("target", "inbox-crash-routes", type));
@@ -75,18 +81,27 @@ class InboxCrashIT {
             FaultTestSettings.insertNumbered(db, type, 1, ORDERS, ORDERS + 1);
             int killedInTransaction = 0;
             try {
-                for (int kill = 1; kill <= KILLS; kill++) {
-                    long threshold = (long) ORDERS * kill / (KILLS + 1);
+                for (int round = 1; round <= KILLS; round++) {
+                    long threshold = (long) ORDERS * round / (KILLS + 1);
                     await().atMost(Duration.ofSeconds(120)).until(() -> applied(db) >= threshold);
                     // a message's transaction is open: its business row written, the handler in its delay
                     await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
                             .until(() -> handlerWriteUncommitted(db));
-                    consumer.kill();
+                    if (kill) {
+                        consumer.kill();
+                    } else {
+                        long signalled = System.nanoTime();
+                        consumer.terminate();
+                        assertEquals(0, consumer.waitForExit(Duration.ofSeconds(30)), consumer.output());
+                        long stoppedMillis = (System.nanoTime() - signalled) / 1_000_000;
+                        assertTrue(stoppedMillis <= 10_000, "stopped in " + stoppedMillis + " ms");
+                        assertFalse(handlerWriteUncommitted(db), "the open transaction was committed or rolled back");
+                    }
                     killedInTransaction++;
                     long appliedAtKill = applied(db);
-                    consumer = start(db, brokers, routes, kill);
+                    consumer = start(db, brokers, routes, round);
                     await().atMost(Duration.ofSeconds(90)).until(() -> applied(db) > appliedAtKill);
-                    System.out.printf("InboxCrashIT: kill %d at %d orders applied%n", kill, appliedAtKill);
+                    System.out.printf("InboxCrashIT: %s %d at %d orders applied%n", stop, round, appliedAtKill);
                 }
                 await().atMost(Duration.ofSeconds(180)).until(() -> applied(db) >= ORDERS);
 
@@ -106,8 +121,9 @@ class InboxCrashIT {
             long dropped = db.count("SELECT count(*) FROM dropped_duplicates");
             long inbox = db.count("SELECT count(*) FROM inbox WHERE consumer = 'crash-consumer'");
             System.out.printf("InboxCrashIT: orders written %d, applied %d (distinct %d), inbox rows %d, "
-                    + "duplicates dropped %d (of which %d re-sent on purpose), kill -9 %d (all inside a handler's "
-                    + "open transaction)%n", ORDERS, rows, distinct, inbox, dropped, RESENT, KILLS, killedInTransaction);
+                    + "duplicates dropped %d (of which %d re-sent on purpose), %s %d (all inside a handler's "
+                    + "open transaction)%n", ORDERS, rows, distinct, inbox, dropped, RESENT, stop, KILLS,
+                    killedInTransaction);
             assertEquals(ORDERS, distinct, "no order missing");
             assertEquals(ORDERS, rows, "no order applied twice");
             assertEquals(List.of(), db.query("SELECT order_id FROM applied_orders GROUP BY order_id HAVING count(*) > 1"));

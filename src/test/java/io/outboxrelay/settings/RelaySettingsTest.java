@@ -248,22 +248,22 @@ class RelaySettingsTest {
     @Test
     void aLeaseMustOutliveThreeHeartbeats() {
         InvalidSettingException e = assertThrows(InvalidSettingException.class,
-                () -> read(Map.of("outbox.instance.heartbeat", "PT5S", "outbox.lease", "PT14S")));
+                () -> read(Map.of("outbox.instance.heartbeat", "PT3S", "outbox.lease", "PT8S")));
 
         assertEquals("outbox.lease", e.key());
-        assertTrue(e.getMessage().contains("3 x outbox.instance.heartbeat (PT5S)"), e.getMessage());
-        assertEquals(Duration.ofSeconds(15),
-                read(Map.of("outbox.instance.heartbeat", "PT5S", "outbox.lease", "PT15S")).lease(), "3 x is enough");
+        assertTrue(e.getMessage().contains("3 x outbox.instance.heartbeat (PT3S)"), e.getMessage());
+        assertEquals(Duration.ofSeconds(9),
+                read(Map.of("outbox.instance.heartbeat", "PT3S", "outbox.lease", "PT9S")).lease(), "3 x is enough");
     }
 
     @Test
     void anInstanceIsStaleAfterTwoHeartbeatsAtTheEarliest() {
         InvalidSettingException e = assertThrows(InvalidSettingException.class,
-                () -> read(Map.of("outbox.instance.heartbeat", "PT5S", "outbox.instance.stale-after", "PT9S")));
+                () -> read(Map.of("outbox.instance.heartbeat", "PT2S", "outbox.instance.stale-after", "PT3S")));
 
         assertEquals("outbox.instance.stale-after", e.key());
-        assertEquals(Duration.ofSeconds(10), read(Map.of("outbox.instance.heartbeat", "PT5S",
-                "outbox.instance.stale-after", "PT10S")).staleAfter(), "2 x is enough");
+        assertEquals(Duration.ofSeconds(4), read(Map.of("outbox.instance.heartbeat", "PT2S",
+                "outbox.instance.stale-after", "PT4S")).staleAfter(), "2 x is enough");
     }
 
     @Test

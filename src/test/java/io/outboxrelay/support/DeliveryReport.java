@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-
 /**
  * What a consumer of the topic saw, against the table: rows never delivered, deliveries beyond the first, and keys
  * whose first deliveries were not in seq order.
@@ -21,27 +19,38 @@ public record DeliveryReport(int rows, int records, int missing, int duplicates,
     }
 
     public static DeliveryReport of(TestDatabase db, String bootstrapServers, String topic, Duration timeout) {
+        int rows = (int) db.count("SELECT count(*) FROM outbox");
+        List<Delivery> deliveries = SharedKafka.read(bootstrapServers, topic, rows, timeout).stream()
+                .map(record -> new Delivery(SharedKafka.headers(record).get("ce_id"), record.key()))
+                .toList();
+        return of(db, deliveries);
+    }
+
+    /** One message as a consumer got it: its ce_id and its key (Kafka's record key, or ce_subject). */
+    public record Delivery(String id, String key) {
+    }
+
+    /** @param deliveries in the order a consumer got them (for Kafka: in each topic partition's order) */
+    public static DeliveryReport of(TestDatabase db, List<Delivery> deliveries) {
         Map<String, Long> seqById = new HashMap<>();
         db.query("SELECT id::text AS id, seq FROM outbox").forEach(r -> seqById.put((String) r.get("id"), (Long) r.get("seq")));
-        List<ConsumerRecord<String, byte[]>> records = SharedKafka.read(bootstrapServers, topic, seqById.size(), timeout);
 
         Set<String> delivered = new HashSet<>();
         Map<String, Long> lastFirstDeliverySeq = new HashMap<>();
         List<String> violations = new ArrayList<>();
         int duplicates = 0;
-        for (ConsumerRecord<String, byte[]> record : records) {
-            String id = SharedKafka.headers(record).get("ce_id");
-            if (!delivered.add(id)) {
+        for (Delivery delivery : deliveries) {
+            if (!delivered.add(delivery.id())) {
                 duplicates++;
                 continue;
             }
-            Long seq = seqById.get(id);
-            Long previous = lastFirstDeliverySeq.put(record.key(), seq);
+            Long seq = seqById.get(delivery.id());
+            Long previous = lastFirstDeliverySeq.put(delivery.key(), seq);
             if (seq != null && previous != null && previous > seq) {
-                violations.add(record.key() + ": seq " + seq + " first delivered after seq " + previous);
+                violations.add(delivery.key() + ": seq " + seq + " first delivered after seq " + previous);
             }
         }
         int missing = (int) seqById.keySet().stream().filter(id -> !delivered.contains(id)).count();
-        return new DeliveryReport(seqById.size(), records.size(), missing, duplicates, violations);
+        return new DeliveryReport(seqById.size(), deliveries.size(), missing, duplicates, violations);
     }
 }
