@@ -90,6 +90,29 @@ class FailedAttemptsTest {
         assertEquals(1.0, meters.counter("outbox.events.failed").count());
     }
 
+    @Test
+    void aFailureNotWrittenIsNotCountedButStillHoldsItsKeyInTheBatch() {
+        EventBatch batch = EventBatch.of(List.of(event("a1", "A"), event("a2", "A"), event("b1", "B")));
+
+        // the row was no longer PENDING, or no longer this instance's: the SQL returned no status
+        attempts.recorded(null, batch, "a1", caught(new IllegalStateException("boom")));
+
+        assertFalse(batch.maySend("a2"));
+        assertTrue(batch.maySend("b1"));
+        assertEquals(0.0, meters.counter("outbox.publish.failures").count());
+    }
+
+    @Test
+    void aSendThatFailedWhileTheRelayStopsEndsItsClaimsSendingAndCountsNothing() {
+        EventBatch batch = EventBatch.of(List.of(event("a1", "A"), event("b1", "B")));
+
+        attempts.leftForTheNextClaim(batch, "a1", caught(new IllegalStateException("producer not started")));
+
+        assertFalse(batch.maySend("a1"));
+        assertFalse(batch.maySend("b1"), "the rest of the claim stays PENDING, untouched");
+        assertEquals(0.0, meters.counter("outbox.publish.failures").count());
+    }
+
     private Exchange caught(Exception cause) {
         Exchange exchange = new DefaultExchange(context);
         exchange.setProperty(Exchange.EXCEPTION_CAUGHT, cause);

@@ -2,6 +2,8 @@ package io.outboxrelay.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import org.apache.activemq.artemis.core.config.impl.ConfigurationImpl;
 import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
@@ -14,13 +16,15 @@ public final class EmbeddedArtemis implements AutoCloseable {
 
     private EmbeddedArtemis(int port) throws Exception {
         url = "tcp://127.0.0.1:" + port;
+        // a directory of its own: brokers of tests running at once (in parallel forks) never share one
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target", "artemis")), "broker-");
         server.setConfiguration(new ConfigurationImpl()
                 .setPersistenceEnabled(false)
                 .setSecurityEnabled(false)
-                .setJournalDirectory("target/artemis/journal")
-                .setBindingsDirectory("target/artemis/bindings")
-                .setLargeMessagesDirectory("target/artemis/large")
-                .setPagingDirectory("target/artemis/paging")
+                .setJournalDirectory(dir.resolve("journal").toString())
+                .setBindingsDirectory(dir.resolve("bindings").toString())
+                .setLargeMessagesDirectory(dir.resolve("large").toString())
+                .setPagingDirectory(dir.resolve("paging").toString())
                 .addAcceptorConfiguration("tcp", url));
         server.start();
     }
