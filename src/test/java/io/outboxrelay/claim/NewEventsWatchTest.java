@@ -41,10 +41,11 @@ class NewEventsWatchTest {
 
                 // a business transaction writes an event and goes on with its work
                 writer.setAutoCommit(false);
+                // counted before the insert: the watch may see it before this thread runs again
+                int news = watch.news.get();
                 try (PreparedStatement insert = writer.prepareStatement(INSERT)) {
                     insert.executeUpdate();
                 }
-                int news = watch.news.get();
                 await("news of the insert, before its commit").atMost(Duration.ofSeconds(2))
                         .until(() -> watch.news.get() > news);
                 // the looks just after the move may settle on the chance of a quick commit
