@@ -46,7 +46,7 @@ class NewEventsWatchTest {
                 try (PreparedStatement insert = writer.prepareStatement(INSERT)) {
                     insert.executeUpdate();
                 }
-                await("news of the insert, before its commit").atMost(Duration.ofSeconds(2))
+                await("news of the insert, before its commit").atMost(Duration.ofSeconds(10))
                         .until(() -> watch.news.get() > news);
                 // the looks just after the move may settle on the chance of a quick commit
                 // (NewEventsWatch.SETTLE_NANOS); past those, nothing more while the transaction runs
@@ -55,7 +55,7 @@ class NewEventsWatchTest {
                         .atMost(Duration.ofSeconds(2)).until(() -> watch.settles.get() == settles);
 
                 writer.commit();
-                await("settled once the transaction committed").atMost(Duration.ofSeconds(2))
+                await("settled once the transaction committed").atMost(Duration.ofSeconds(10))
                         .until(() -> watch.settles.get() == settles + 1);
                 await("once").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
                         .until(() -> watch.settles.get() == settles + 1);
@@ -80,7 +80,7 @@ class NewEventsWatchTest {
                         .until(() -> watch.news.get() == news);
                 // what the operator's replay does to wake the relays (sql/cli-wake-relays.sql)
                 db.count("SELECT nextval(pg_get_serial_sequence('outbox', 'seq'))");
-                await("the sequence moved").atMost(Duration.ofSeconds(2)).until(() -> watch.news.get() > news);
+                await("the sequence moved").atMost(Duration.ofSeconds(10)).until(() -> watch.news.get() > news);
             } finally {
                 watch.stop();
             }
@@ -103,7 +103,7 @@ class NewEventsWatchTest {
                 await("no news of an uncommitted event").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
                         .until(() -> watch.news.get() == news);
                 writer.commit();
-                await("news of the committed event").atMost(Duration.ofSeconds(2))
+                await("news of the committed event").atMost(Duration.ofSeconds(10))
                         .until(() -> watch.news.get() > news);
             } finally {
                 watch.stop();
@@ -124,7 +124,7 @@ class NewEventsWatchTest {
                 watch.awaitQuiet();
                 int news = watch.news.get();
                 db.update(INSERT);
-                await("news of the outbox's first event").atMost(Duration.ofSeconds(2))
+                await("news of the outbox's first event").atMost(Duration.ofSeconds(10))
                         .until(() -> watch.news.get() > news);
             } finally {
                 watch.stop();

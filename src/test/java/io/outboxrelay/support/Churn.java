@@ -49,14 +49,19 @@ public final class Churn {
         this.kills = kills;
     }
 
-    /** Starts three instances, then churns while events are being written and until the outbox is drained. */
-    public Result run(BooleanSupplier writing, Duration timeout) {
+    /**
+     * Starts three instances, then the writing ({@code startWriting}: the churn is what the writing meets, however
+     * long the instances took to start on a busy machine), then churns while events are being written and until the
+     * outbox is drained.
+     */
+    public Result run(Runnable startWriting, BooleanSupplier writing, Duration timeout) {
         long began = System.nanoTime();
         long deadline = began + timeout.toNanos();
         try {
             for (int i = 0; i < 3; i++) {
                 join();
             }
+            startWriting.run();
             int round = 0;
             while (writing.getAsBoolean() || pending() > 0) {
                 if (System.nanoTime() > deadline) {
