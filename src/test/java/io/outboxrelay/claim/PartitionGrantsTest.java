@@ -46,6 +46,21 @@ class PartitionGrantsTest {
     }
 
     @Test
+    void aStoppingRelayGrantsNothingMoreAndAClaimThatEndsDoesNotGoAgain() {
+        beat(grants, rows(0, 8, false));
+        PartitionGrants.Grant inProgress = grants.take(PartitionGrants.Wake.POLL);
+        EventBatch read = grants.read(inProgress, batch(events(2, inProgress.perPartition())).events());
+
+        grants.stopGranting();
+
+        assertNull(grants.take(PartitionGrants.Wake.NEWS), "no new claim, though partitions are free");
+        assertFalse(grants.release(inProgress, read), "it filled its share, but does not go again");
+        // the heartbeat goes on while the claims in progress finish (their leases stay confirmed)
+        beat(grants, rows(0, 10, false));
+        assertNull(grants.take(PartitionGrants.Wake.NEWS), "partitions confirmed meanwhile are not granted either");
+    }
+
+    @Test
     void inABacklogPartitionsThatFilledTheirShareAreSpreadOverTheClaimsAndOneClaimTakesAllTheOthers() {
         beat(grants, rows(0, 8, false));
         PartitionGrants.Grant cold = grants.take(PartitionGrants.Wake.POLL);
