@@ -13,7 +13,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * or a backoff because its relay was stopping.
  * <ol>
  * <li>When the context starts stopping (before Camel's graceful shutdown of the routes): no claim is granted any more,
- * and no claim goes again. The claims in progress finish their sends and marks: the claim route's seda consumer and
+ * and no claim goes again. The claims in progress finish the sends under way and their marks, and send nothing more
+ * (their unsent events are released untouched: PartitionGrants.stopGranting): the claim route's seda consumer and
  * the direct publish routes are deferred by Camel's shutdown strategy until nothing is in flight, and the broker
  * producers belong to those routes, so they stay up until then (before, the claims kept going again and the shutdown
  * waited out its whole timeout, after which the producers were stopped under sends that were still coming). The
@@ -57,7 +58,7 @@ public class LeaveOnStop extends EventNotifierSupport {
     @Override
     public void notify(CamelEvent event) {
         grants.stopGranting();
-        LOG.info("Stopping: no new claim; the claims in progress finish their sends and marks");
+        LOG.info("Stopping: no new claim; the claims in progress finish the sends under way and their marks");
     }
 
     @Override

@@ -323,11 +323,18 @@ public class PartitionGrants {
     }
 
     /**
-     * The relay is stopping: no claim is granted any more, none goes again; the claims in progress finish, and the
-     * heartbeat keeps their partitions' leases until they have.
+     * The relay is stopping: no claim is granted any more, none goes again. The claims in progress finish the sends
+     * under way and mark what was acknowledged; what they have not sent yet is not sent (released untouched, for the
+     * partition's next owner: a stop takes one send, not the rest of a batch sent one by one). The heartbeat keeps
+     * their partitions' leases until they are over.
      */
     public synchronized void stopGranting() {
         stopping = true;
+        for (Claim claim : claims.values()) {
+            if (claim != null) {
+                claim.batch().stopSending();
+            }
+        }
     }
 
     /** Stopped: nothing is owned any more. */

@@ -46,13 +46,14 @@ class PartitionGrantsTest {
     }
 
     @Test
-    void aStoppingRelayGrantsNothingMoreAndAClaimThatEndsDoesNotGoAgain() {
+    void aStoppingRelayGrantsNothingMoreSendsNothingMoreAndNoClaimGoesAgain() {
         beat(grants, rows(0, 8, false));
         PartitionGrants.Grant inProgress = grants.take(PartitionGrants.Wake.POLL);
         EventBatch read = grants.read(inProgress, batch(events(2, inProgress.perPartition())).events());
 
         grants.stopGranting();
 
+        assertFalse(read.maySend(read.events().get(0).id()), "what the claim has not sent yet is not sent");
         assertNull(grants.take(PartitionGrants.Wake.NEWS), "no new claim, though partitions are free");
         assertFalse(grants.release(inProgress, read), "it filled its share, but does not go again");
         // the heartbeat goes on while the claims in progress finish (their leases stay confirmed)
