@@ -76,7 +76,7 @@ class ChurnIT {
             System.out.printf("ChurnIT: %s; drained in %d s; partitions of killed instances moving again after %s ms "
                     + "(lease %s + heartbeat %s); %s%n", churn, churn.drained().toSeconds(), churn.recoveryMillis(),
                     FaultTestSettings.LEASE, FaultTestSettings.HEARTBEAT, report);
-            assertTrue(churn.stopped() >= 2, churn.toString());
+            assertTrue(churn.stopped() >= 1, churn.toString());
             assertTrue(churn.killed() >= 1, churn.toString());
             assertEquals(0, report.missing(), report.toString());
             assertEquals(List.of(), report.orderViolations());
