@@ -16,11 +16,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * and no claim goes again. The claims in progress finish the sends under way and their marks, and send nothing more
  * (their unsent events are released untouched: PartitionGrants.stopGranting): the claim route's seda consumer and
  * the direct publish routes are deferred by Camel's shutdown strategy until nothing is in flight, and the broker
- * producers belong to those routes, so they stay up until then (before, the claims kept going again and the shutdown
- * waited out its whole timeout, after which the producers were stopped under sends that were still coming). The
- * heartbeat route is deferred too (shutdownRoute: Defer), so the leases stay confirmed while the claims finish. A
- * claim whose first send to a destination comes after the stop began cannot send it (Camel starts no new producer
- * while its context stops): its unsent events are released untouched (failure.FailedAttempts.leftForTheNextClaim).</li>
+ * producers belong to those routes, so they stay up until then. The heartbeat route is deferred too (shutdownRoute:
+ * Defer), so the leases stay confirmed while the claims finish. A claim whose first send to a destination comes after
+ * the stop began cannot send it (Camel starts no new producer while its context stops): its unsent events are
+ * released untouched (failure.FailedAttempts.leftForTheNextClaim).</li>
  * <li>After the routes stopped (Camel stops its services after its routes): gives up this instance's partitions at
  * once (sql/leave.sql), so the other instances take them at their next heartbeat instead of after the lease.
  * Partitions with a claim still in progress (the shutdown timeout ran out) are kept until their lease expires, so
