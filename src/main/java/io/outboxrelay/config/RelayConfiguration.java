@@ -39,6 +39,9 @@ import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.settings.InboxSettings;
 import io.outboxrelay.settings.RelaySettings;
 import io.outboxrelay.sql.OutboxSql;
+import io.outboxrelay.tracing.InboxSpans;
+import io.outboxrelay.tracing.SendSpans;
+import io.outboxrelay.tracing.Tracing;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
@@ -164,6 +167,13 @@ public class RelayConfiguration implements CamelConfiguration {
         registry.bind("recordSizeCheck", sizeCheck);
         registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck));
         registry.bind("sendOutcomes", new SendOutcomes());
+
+        // tracing (OpenTelemetry's environment, or its agent): a span per publish attempt and per inbox message
+        Tracing tracing = Tracing.of(context);
+        if (tracing.isOn()) {
+            context.getManagementStrategy().addEventNotifier(new SendSpans(tracing, settings.endpointScheme()));
+        }
+        registry.bind("inboxSpans", new InboxSpans(tracing));
 
         // failure: the record-failure route's steps
         registry.bind("failedAttempts", new FailedAttempts(relayMetrics));

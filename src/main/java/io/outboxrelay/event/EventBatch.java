@@ -1,5 +1,6 @@
 package io.outboxrelay.event;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ public final class EventBatch {
     private final Set<String> published = ConcurrentHashMap.newKeySet();
     private final Set<String> failedKeys = ConcurrentHashMap.newKeySet();
     private volatile boolean sendingStopped;
+    private final Instant claimedAt = Instant.now();
 
     public EventBatch(List<OutboxEvent> events) {
         this.events = List.copyOf(events);
@@ -36,6 +38,11 @@ public final class EventBatch {
     /** @param events camel-sql's result of sql/claim.sql */
     public static EventBatch of(List<OutboxEvent> events) {
         return new EventBatch(events);
+    }
+
+    /** When the claim read its events. */
+    public Instant claimedAt() {
+        return claimedAt;
     }
 
     /** In claim order: per partition, in seq order. */

@@ -6,8 +6,6 @@ import java.util.List;
 import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Message;
-import org.apache.camel.component.kafka.KafkaConstants;
-import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * How one claimed batch goes out: parts (one per Kafka destination, each a single exchange whose body is the list of
@@ -45,11 +43,7 @@ public final class PublishPlan {
      */
     public List<String> collect(EventBatch batch) {
         for (int i = 0; i < partEvents.size(); i++) {
-            // camel-kafka (record-metadata=true) gives each record's message the producer's answer; a failed record
-            // gets one too, without an offset: only a record the broker appended has one
-            if (partEvents.get(i).getHeader(KafkaConstants.KAFKA_RECORD_META) instanceof List<?> metadata
-                    && !metadata.isEmpty() && metadata.get(0) instanceof RecordMetadata appended
-                    && appended.hasOffset()) {
+            if (KafkaAcknowledgement.of(partEvents.get(i)) != null) {
                 batch.published(partEventIds.get(i));
             }
         }

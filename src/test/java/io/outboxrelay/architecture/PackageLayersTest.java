@@ -11,7 +11,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /**
  * The packages import downward only. From the bottom: the model and the plain helpers (event, settings, sql); the
- * steps of an event's path (claim, publish, failure), metrics, the schema, health and the consumer's inbox; the composition (config); the
+ * steps of an event's path (claim, publish, failure), metrics, the schema, health, the consumer's inbox and tracing; the composition (config); the
  * entry point and the operator's command line. A change that makes a lower package reach up fails here, naming the
  * classes.
  */
@@ -43,6 +43,7 @@ class PackageLayersTest {
                 .layer("metrics").definedBy("io.outboxrelay.metrics..")
                 .layer("schema").definedBy("io.outboxrelay.schema..")
                 .layer("inbox").definedBy("io.outboxrelay.inbox..")
+                .layer("tracing").definedBy("io.outboxrelay.tracing..")
                 .layer("model").definedBy("io.outboxrelay.event..", "io.outboxrelay.settings..",
                         "io.outboxrelay.sql..")
 
@@ -52,10 +53,11 @@ class PackageLayersTest {
                 .whereLayer("health").mayOnlyBeAccessedByLayers("composition")
                 .whereLayer("failure").mayOnlyBeAccessedByLayers("composition")
                 .whereLayer("claim").mayOnlyBeAccessedByLayers("composition")
-                .whereLayer("publish").mayOnlyBeAccessedByLayers("composition", "failure", "health")
+                .whereLayer("publish").mayOnlyBeAccessedByLayers("composition", "failure", "health", "tracing")
                 .whereLayer("metrics").mayOnlyBeAccessedByLayers("composition", "failure")
                 .whereLayer("schema").mayOnlyBeAccessedByLayers("composition", "health")
                 .whereLayer("inbox").mayOnlyBeAccessedByLayers("composition")
+                .whereLayer("tracing").mayOnlyBeAccessedByLayers("composition")
                 .check(relay);
     }
 }

@@ -1,0 +1,160 @@
+package io.outboxrelay.tracing;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.OutboxEvent;
+import io.outboxrelay.publish.KafkaAcknowledgement;
+import org.apache.camel.Endpoint;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.spi.CamelEvent;
+import org.apache.camel.spi.CamelEvent.ExchangeSendingEvent;
+import org.apache.camel.spi.CamelEvent.ExchangeSentEvent;
+import org.apache.camel.support.EventNotifierSupport;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/**
+ * A PRODUCER span per publish attempt of an event: started when Camel sends the event's exchange to the broker's
+ * endpoint, ended when the send is over (acknowledged, or failed: status ERROR with the exception), child of the
+ * writer's span named by the row's {@code traceparent} header (a new trace without one), and written into the
+ * message's {@code traceparent}/{@code tracestate} before it leaves. Each redelivery is a send, so an attempt of its
+ * own. Java because Camel's OpenTelemetry support (camel-opentelemetry2) traces exchanges, as children of the route's
+ * span: a part sends many events in one exchange, and each event's span must continue its own writer's trace.
+ * Registered only when tracing is on: off, Camel sends no event here.
+ */
+public final class SendSpans extends EventNotifierSupport {
+
+    static final AttributeKey<String> SYSTEM = AttributeKey.stringKey("messaging.system");
+    static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
+    static final AttributeKey<String> OPERATION = AttributeKey.stringKey("messaging.operation.type");
+    static final AttributeKey<String> OPERATION_NAME = AttributeKey.stringKey("messaging.operation.name");
+    static final AttributeKey<String> MESSAGE_ID = AttributeKey.stringKey("messaging.message.id");
+    static final AttributeKey<String> KAFKA_KEY = AttributeKey.stringKey("messaging.kafka.message.key");
+    static final AttributeKey<String> PARTITION = AttributeKey.stringKey("messaging.destination.partition.id");
+    static final AttributeKey<Long> OFFSET = AttributeKey.longKey("messaging.kafka.offset");
+    /** From the row's created_at (the writer's transaction) to the claim that read it. */
+    static final AttributeKey<Long> WAIT = AttributeKey.longKey("outbox.event.wait_ms");
+    /** The attempts recorded on the row before this claim. */
+    static final AttributeKey<Long> ATTEMPTS = AttributeKey.longKey("outbox.event.attempts");
+
+    /** The spans of the send under way on an exchange. */
+    private static final String SPANS = "outboxSendSpans";
+    /** An event sent alone keeps the writer's context across redeliveries (its header then names the last span). */
+    private static final String PARENT = "outboxTraceParent";
+
+    private final Tracing tracing;
+    private final String scheme;
+
+    /** @param scheme the scheme of outbox.endpoint: only sends to it are publish attempts */
+    public SendSpans(Tracing tracing, String scheme) {
+        this.tracing = tracing;
+        this.scheme = scheme + ":";
+        setIgnoreCamelContextEvents(true);
+        setIgnoreCamelContextInitEvents(true);
+        setIgnoreRouteEvents(true);
+        setIgnoreServiceEvents(true);
+        setIgnoreStepEvents(true);
+        setIgnoreExchangeCreatedEvent(true);
+        setIgnoreExchangeCompletedEvent(true);
+        setIgnoreExchangeFailedEvents(true);
+        setIgnoreExchangeRedeliveryEvents(true);
+        setIgnoreExchangeAsyncProcessingStartedEvents(true);
+    }
+
+    @Override
+    public boolean isEnabled(CamelEvent event) {
+        return event instanceof ExchangeSendingEvent || event instanceof ExchangeSentEvent;
+    }
+
+    @Override
+    public void notify(CamelEvent event) {
+        if (event instanceof ExchangeSendingEvent sending) {
+            start(sending.getExchange(), sending.getEndpoint());
+        } else if (event instanceof ExchangeSentEvent sent) {
+            end(sent.getExchange());
+        }
+    }
+
+    private record Send(Span span, Message message, boolean kafka) {
+    }
+
+    private void start(Exchange exchange, Endpoint endpoint) {
+        EventBatch batch = exchange.getProperty(EventBatch.PROPERTY, EventBatch.class);
+        if (batch == null || !endpoint.getEndpointUri().startsWith(scheme)) {
+            return;
+        }
+        MessagingEndpoint destination = MessagingEndpoint.of(endpoint);
+        Message message = exchange.getMessage();
+        if (message.getBody() instanceof List<?> part) {
+            List<Send> sends = new ArrayList<>(part.size());
+            for (Object record : part) {
+                Message event = (Message) record;
+                sends.add(start(event, extract(event), destination, batch));
+            }
+            exchange.setProperty(SPANS, sends);
+        } else {
+            Context parent = exchange.getProperty(PARENT, Context.class);
+            if (parent == null) {
+                parent = extract(message);
+                exchange.setProperty(PARENT, parent);
+            }
+            exchange.setProperty(SPANS, List.of(start(message, parent, destination, batch)));
+        }
+    }
+
+    private Context extract(Message message) {
+        return tracing.propagator().extract(Context.root(), message, MessageHeaders.CARRIER);
+    }
+
+    private Send start(Message message, Context parent, MessagingEndpoint destination, EventBatch batch) {
+        OutboxEvent event = batch.event(message.getHeader("ce_id", String.class));
+        Span span = tracing.tracer().spanBuilder("send " + destination.destination())
+                .setSpanKind(SpanKind.PRODUCER)
+                .setParent(parent)
+                .setAttribute(SYSTEM, destination.system())
+                .setAttribute(DESTINATION, destination.destination())
+                .setAttribute(OPERATION, "send")
+                .setAttribute(OPERATION_NAME, "send")
+                .setAttribute(MESSAGE_ID, event.id())
+                .setAttribute(WAIT, Math.max(0, Duration.between(event.createdAt(), batch.claimedAt()).toMillis()))
+                .setAttribute(ATTEMPTS, (long) event.attempts())
+                .startSpan();
+        boolean kafka = "kafka".equals(destination.system());
+        if (kafka) {
+            span.setAttribute(KAFKA_KEY, event.aggregateId());
+        }
+        tracing.propagator().inject(parent.with(span), message, MessageHeaders.CARRIER);
+        return new Send(span, message, kafka);
+    }
+
+    private void end(Exchange exchange) {
+        @SuppressWarnings("unchecked")
+        List<Send> sends = exchange.removeProperty(SPANS) instanceof List<?> list ? (List<Send>) list : null;
+        if (sends == null) {
+            return;
+        }
+        Exception failure = exchange.getException();
+        for (Send send : sends) {
+            Span span = send.span();
+            RecordMetadata appended = send.kafka() ? KafkaAcknowledgement.of(send.message()) : null;
+            if (appended != null) {
+                span.setAttribute(PARTITION, Integer.toString(appended.partition()));
+                span.setAttribute(OFFSET, appended.offset());
+            } else if (failure != null) {
+                span.setStatus(StatusCode.ERROR, String.valueOf(failure.getMessage()));
+                span.recordException(failure);
+            } else if (send.kafka()) {
+                span.setStatus(StatusCode.ERROR, "not acknowledged by the broker");
+            }
+            span.end();
+        }
+    }
+}
