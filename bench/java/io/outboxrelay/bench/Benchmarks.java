@@ -62,7 +62,7 @@ public final class Benchmarks {
                 .map(String::trim).map(Integer::parseInt).toList();
         int writerSeconds = Integer.parseInt(o.getOrDefault("writer-seconds", "10"));
         List<String> only = List.of(o.getOrDefault("only",
-                "limits,naive,plain,drain,schemas,hot,startup,steady,idle,writers,retention,archive,crash,janitors")
+                "limits,naive,plain,drain,schemas,tracing,hot,startup,steady,idle,writers,retention,archive,crash,janitors")
                 .split(","));
 
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
@@ -88,6 +88,11 @@ public final class Benchmarks {
                 }
                 if (only.contains("schemas")) {
                     for (Map<String, Object> drain : scenarios.drainSchemas(events, run % 2 == 0)) {
+                        record(results, run, drain);
+                    }
+                }
+                if (only.contains("tracing")) {
+                    for (Map<String, Object> drain : scenarios.drainTracing(events, run % 2 == 0)) {
                         record(results, run, drain);
                     }
                 }
@@ -241,6 +246,11 @@ public final class Benchmarks {
                 md.append(String.format("Run %s: drain with event schemas %,d events/s = %.0f%% of the drain without "
                         + "(%,d/s; target ≥ 85%%).%n%n", run.getKey(), r.get("drain_schemas_on"),
                         100.0 * r.get("drain_schemas_on") / r.get("drain_schemas_off"), r.get("drain_schemas_off")));
+            }
+            if (r.containsKey("drain_tracing_on") && r.containsKey("drain_tracing_off")) {
+                md.append(String.format("Run %s: drain with tracing on %,d events/s = %.0f%% of the drain with tracing "
+                        + "off (%,d/s; target ≥ 80%%).%n%n", run.getKey(), r.get("drain_tracing_on"),
+                        100.0 * r.get("drain_tracing_on") / r.get("drain_tracing_off"), r.get("drain_tracing_off")));
             }
             if (r.containsKey("drain") && r.containsKey("limit_kafka") && r.containsKey("limit_postgres")) {
                 long limit = Math.min(r.get("limit_kafka"), r.get("limit_postgres"));

@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
+import io.outboxrelay.support.OtlpReceiver;
 import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
@@ -33,6 +34,9 @@ final class Scenarios {
     private static final int DRAIN_WARMUP = 200_000;
 
     static final int HOT_KEYS = 10;
+
+    /** OTEL_BSP_MAX_QUEUE_SIZE for the tracing drain: a claim's batch (2,000 spans) several times over. */
+    private static final String TRACING_QUEUE = "16384";
 
     /** The insert trigger of the relay's notify days (V2, dropped by V9), for outbox.wake-up=notify. */
     private static final List<String> NOTIFY_TRIGGER = List.of("""
@@ -80,6 +84,38 @@ final class Scenarios {
                             Map.of("OUTBOX_SCHEMAS_DIR", BenchEnvironment.writeSchemas(types))))
                     : drain("drain_schemas_off", events, BenchEnvironment.KEYS,
                             (db, types) -> env.startRelay(db, Map.of())));
+        }
+        return results;
+    }
+
+    /**
+     * The drain with tracing off and on (OpenTelemetry's environment: every span sampled, OTLP/HTTP to a receiver in
+     * this process that decodes and counts them), each on a fresh database, the order alternating with the run.
+     */
+    List<Map<String, Object>> drainTracing(int events, boolean tracingFirst) throws Exception {
+        List<Map<String, Object>> results = new ArrayList<>();
+        for (boolean tracing : tracingFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
+            if (!tracing) {
+                results.add(drain("drain_tracing_off", events, BenchEnvironment.KEYS,
+                        (db, types) -> env.startRelay(db, Map.of())));
+                continue;
+            }
+            try (OtlpReceiver receiver = OtlpReceiver.counting()) {
+                Map<String, String> otel = receiver.environment("bench-relay");
+                // the SDK's default schedule (5 s) and queue (2048 spans) drop spans at a drain's rate
+                otel.put("OTEL_BSP_SCHEDULE_DELAY", "200");
+                otel.put("OTEL_BSP_MAX_QUEUE_SIZE", TRACING_QUEUE);
+                otel.put("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "2048");
+                Map<String, Object> r = drain("drain_tracing_on", events, BenchEnvironment.KEYS,
+                        (db, types) -> env.startRelay(db, otel));
+                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (receiver.count() < DRAIN_WARMUP + events && System.nanoTime() < deadline) {
+                    pause(100);
+                }
+                r.put("spans_received", receiver.count() - DRAIN_WARMUP);
+                r.put("bsp_max_queue_size", Integer.parseInt(TRACING_QUEUE));
+                results.add(r);
+            }
         }
         return results;
     }
