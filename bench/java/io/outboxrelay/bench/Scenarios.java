@@ -35,8 +35,6 @@ final class Scenarios {
 
     static final int HOT_KEYS = 10;
 
-    /** OTEL_BSP_MAX_QUEUE_SIZE for the tracing drain: a claim's batch (2,000 spans) several times over. */
-    private static final String TRACING_QUEUE = "16384";
 
     /** The insert trigger of the relay's notify days (V2, dropped by V9), for outbox.wake-up=notify. */
     private static final List<String> NOTIFY_TRIGGER = List.of("""
@@ -101,11 +99,8 @@ final class Scenarios {
                 continue;
             }
             try (OtlpReceiver receiver = OtlpReceiver.counting()) {
+                // the relay's own span queue and export batch (tracing.Tracing's defaults)
                 Map<String, String> otel = receiver.environment("bench-relay");
-                // the SDK's default schedule (5 s) and queue (2048 spans) drop spans at a drain's rate
-                otel.put("OTEL_BSP_SCHEDULE_DELAY", "200");
-                otel.put("OTEL_BSP_MAX_QUEUE_SIZE", TRACING_QUEUE);
-                otel.put("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "2048");
                 Map<String, Object> r = drain("drain_tracing_on", events, BenchEnvironment.KEYS,
                         (db, types) -> env.startRelay(db, otel));
                 long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -113,7 +108,6 @@ final class Scenarios {
                     pause(100);
                 }
                 r.put("spans_received", receiver.count() - DRAIN_WARMUP);
-                r.put("bsp_max_queue_size", Integer.parseInt(TRACING_QUEUE));
                 results.add(r);
             }
         }

@@ -50,7 +50,6 @@ public final class InboxSpans {
                 .setAttribute(SendSpans.SYSTEM, source.system())
                 .setAttribute(SendSpans.DESTINATION, source.destination())
                 .setAttribute(SendSpans.OPERATION, "process")
-                .setAttribute(SendSpans.OPERATION_NAME, "process")
                 .setAttribute(CONSUMER, exchange.getProperty("inboxConsumer", String.class))
                 .setAttribute(DUPLICATE, false)
                 .startSpan();

@@ -1,6 +1,5 @@
 package io.outboxrelay.tracing;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,14 +34,12 @@ public final class SendSpans extends EventNotifierSupport {
     static final AttributeKey<String> SYSTEM = AttributeKey.stringKey("messaging.system");
     static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
     static final AttributeKey<String> OPERATION = AttributeKey.stringKey("messaging.operation.type");
-    static final AttributeKey<String> OPERATION_NAME = AttributeKey.stringKey("messaging.operation.name");
     static final AttributeKey<String> MESSAGE_ID = AttributeKey.stringKey("messaging.message.id");
-    static final AttributeKey<String> KAFKA_KEY = AttributeKey.stringKey("messaging.kafka.message.key");
     static final AttributeKey<String> PARTITION = AttributeKey.stringKey("messaging.destination.partition.id");
     static final AttributeKey<Long> OFFSET = AttributeKey.longKey("messaging.kafka.offset");
     /** From the row's created_at (the writer's transaction) to the claim that read it. */
     static final AttributeKey<Long> WAIT = AttributeKey.longKey("outbox.event.wait_ms");
-    /** The attempts recorded on the row before this claim. */
+    /** The attempts recorded on the row before this claim, when there were some. */
     static final AttributeKey<Long> ATTEMPTS = AttributeKey.longKey("outbox.event.attempts");
 
     /** The spans of the send under way on an exchange. */
@@ -92,12 +89,13 @@ public final class SendSpans extends EventNotifierSupport {
             return;
         }
         MessagingEndpoint destination = MessagingEndpoint.of(endpoint);
+        String name = "send " + destination.destination();
         Message message = exchange.getMessage();
         if (message.getBody() instanceof List<?> part) {
             List<Send> sends = new ArrayList<>(part.size());
             for (Object record : part) {
                 Message event = (Message) record;
-                sends.add(start(event, extract(event), destination, batch));
+                sends.add(start(event, extract(event), name, destination, batch));
             }
             exchange.setProperty(SPANS, sends);
         } else {
@@ -106,7 +104,7 @@ public final class SendSpans extends EventNotifierSupport {
                 parent = extract(message);
                 exchange.setProperty(PARENT, parent);
             }
-            exchange.setProperty(SPANS, List.of(start(message, parent, destination, batch)));
+            exchange.setProperty(SPANS, List.of(start(message, parent, name, destination, batch)));
         }
     }
 
@@ -114,25 +112,32 @@ public final class SendSpans extends EventNotifierSupport {
         return tracing.propagator().extract(Context.root(), message, MessageHeaders.CARRIER);
     }
 
-    private Send start(Message message, Context parent, MessagingEndpoint destination, EventBatch batch) {
+    private Send start(Message message, Context parent, String name, MessagingEndpoint destination,
+            EventBatch batch) {
         OutboxEvent event = batch.event(message.getHeader("ce_id", String.class));
-        Span span = tracing.tracer().spanBuilder("send " + destination.destination())
+        Span span = tracing.tracer().spanBuilder(name)
                 .setSpanKind(SpanKind.PRODUCER)
                 .setParent(parent)
                 .setAttribute(SYSTEM, destination.system())
                 .setAttribute(DESTINATION, destination.destination())
-                .setAttribute(OPERATION, "send")
-                .setAttribute(OPERATION_NAME, "send")
                 .setAttribute(MESSAGE_ID, event.id())
-                .setAttribute(WAIT, Math.max(0, Duration.between(event.createdAt(), batch.claimedAt()).toMillis()))
-                .setAttribute(ATTEMPTS, (long) event.attempts())
+                .setAttribute(WAIT, Math.max(0, batch.claimedAt().toEpochMilli() - event.createdAt().toEpochMilli()))
                 .startSpan();
-        boolean kafka = "kafka".equals(destination.system());
-        if (kafka) {
-            span.setAttribute(KAFKA_KEY, event.aggregateId());
+        if (event.attempts() > 0) {
+            span.setAttribute(ATTEMPTS, (long) event.attempts());
         }
+        boolean kafka = "kafka".equals(destination.system());
         tracing.propagator().inject(parent.with(span), message, MessageHeaders.CARRIER);
         return new Send(span, message, kafka);
+    }
+
+    /** A span per event: the common partition numbers' strings are made once. */
+    private static final String[] PARTITION_IDS = java.util.stream.IntStream.range(0, 256).mapToObj(Integer::toString)
+            .toArray(String[]::new);
+
+    private static String partitionId(int partition) {
+        return partition >= 0 && partition < PARTITION_IDS.length ? PARTITION_IDS[partition]
+                : Integer.toString(partition);
     }
 
     private void end(Exchange exchange) {
@@ -146,7 +151,7 @@ public final class SendSpans extends EventNotifierSupport {
             Span span = send.span();
             RecordMetadata appended = send.kafka() ? KafkaAcknowledgement.of(send.message()) : null;
             if (appended != null) {
-                span.setAttribute(PARTITION, Integer.toString(appended.partition()));
+                span.setAttribute(PARTITION, partitionId(appended.partition()));
                 span.setAttribute(OFFSET, appended.offset());
             } else if (failure != null) {
                 span.setStatus(StatusCode.ERROR, String.valueOf(failure.getMessage()));
