@@ -49,8 +49,9 @@ final class BenchEnvironment {
 
     /** The benchmarks' plain-Java relay (PlainRelay) with the relay's batch size and producer settings. */
     RelayProcess startPlainRelay(TestDatabase db) {
-        RelayProcess relay = RelayProcess.startMain(PlainRelay.class.getName(), List.of(db.url(), kafka.bootstrapServers(),
-                RelaySettingsFile.get("outbox.batch-size", "1000"), RelaySettingsFile.get("camel.component.kafka.linger-ms", "0"),
+        RelayProcess relay = RelayProcess.startMain(PlainRelay.class.getName(), List.of(db.url(),
+                kafka.bootstrapServers(), RelaySettingsFile.get("outbox.batch-size", "1000"),
+                RelaySettingsFile.get("camel.component.kafka.linger-ms", "0"),
                 RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"),
                 RelaySettingsFile.get("camel.component.kafka.compression-codec", "none")), Map.of());
         relay.awaitOutput("plain relay started", Duration.ofSeconds(60));
@@ -115,7 +116,8 @@ final class BenchEnvironment {
     /** Without the ANALYZE after (a relay already running starts on them at the commit). */
     static void insertEventsUnanalysed(TestDatabase db, String[] types, int events, int keys) {
         db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
-                + "SELECT (?::text[])[1 + (n % " + keys + ") % 3], 'key-' || (n % " + keys + "), 'Updated', jsonb_build_object("
+                + "SELECT (?::text[])[1 + (n % " + keys + ") % 3], 'key-' || (n % " + keys + "), "
+                + "'Updated', jsonb_build_object("
                 + "'id', n, 'customer', 'customer-' || (n % 977), 'status', 'CONFIRMED', 'currency', 'EUR', "
                 + "'total', round((n % 10000) / 7.0, 2), 'lines', jsonb_build_array("
                 + "jsonb_build_object('sku', 'SKU-' || (n % 311), 'qty', 1 + n % 5, 'price', 19.99), "
@@ -196,8 +198,10 @@ final class BenchEnvironment {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         p.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
-        p.put(ProducerConfig.BATCH_SIZE_CONFIG, RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"));
-        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, RelaySettingsFile.get("camel.component.kafka.compression-codec", "none"));
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG,
+                RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"));
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG,
+                RelaySettingsFile.get("camel.component.kafka.compression-codec", "none"));
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         return new KafkaProducer<>(p);

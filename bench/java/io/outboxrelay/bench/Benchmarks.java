@@ -62,7 +62,8 @@ public final class Benchmarks {
                 .map(String::trim).map(Integer::parseInt).toList();
         int writerSeconds = Integer.parseInt(o.getOrDefault("writer-seconds", "10"));
         List<String> only = List.of(o.getOrDefault("only",
-                "limits,naive,plain,drain,schemas,tracing,hot,startup,steady,idle,writers,retention,archive,crash,janitors")
+                "limits,naive,plain,drain,schemas,tracing,hot,startup,steady,idle,writers,retention,archive,"
+                        + "crash,janitors")
                 .split(","));
 
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
@@ -118,7 +119,8 @@ public final class Benchmarks {
                             record(results, run, scenarios.steadyClaimIndex(steadyRate, steadySeconds, steadyWarmup,
                                     steadyWriters));
                         } else if (!only.contains("steady")) {
-                            record(results, run, scenarios.steady(steadyRate, steadySeconds, steadyWarmup, steadyWriters));
+                            record(results, run, scenarios.steady(steadyRate, steadySeconds, steadyWarmup,
+                                    steadyWriters));
                         }
                     }
                     for (boolean claimIndex : new boolean[] {!sequenceFirst, sequenceFirst}) {
@@ -178,7 +180,8 @@ public final class Benchmarks {
             line.putAll(r);
             lines.append(json.writeValueAsString(line)).append('\n');
         }
-        Files.writeString(docs.resolve("benchmarks.jsonl"), lines, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Files.writeString(docs.resolve("benchmarks.jsonl"), lines, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
 
         StringBuilder md = new StringBuilder();
         md.append("\n## Run of ").append(started).append("\n\n");
@@ -187,8 +190,10 @@ public final class Benchmarks {
                 .append(", poll-delay-ms ").append(RelaySettingsFile.get("outbox.poll-delay-ms", "?"))
                 .append(", partitions ").append(RelaySettingsFile.get("outbox.partitions", "?"))
                 .append(", kafka linger-ms ").append(RelaySettingsFile.get("camel.component.kafka.linger-ms", "0"))
-                .append(", producer-batch-size ").append(RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"))
-                .append(", compression ").append(RelaySettingsFile.get("camel.component.kafka.compression-codec", "none"))
+                .append(", producer-batch-size ")
+                .append(RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"))
+                .append(", compression ")
+                .append(RelaySettingsFile.get("camel.component.kafka.compression-codec", "none"))
                 .append(".\n\n");
         Map<String, List<Map<String, Object>>> byTable = results.stream()
                 .collect(Collectors.groupingBy(r -> table((String) r.get("scenario")), LinkedHashMap::new,
@@ -198,7 +203,8 @@ public final class Benchmarks {
             LinkedHashSet<String> columns = new LinkedHashSet<>();
             group.getValue().forEach(r -> columns.addAll(r.keySet()));
             columns.remove("scenario");
-            md.append("**").append(group.getKey()).append("**\n\n| ").append(String.join(" | ", columns)).append(" |\n|");
+            md.append("**").append(group.getKey()).append("**\n\n| ").append(String.join(" | ", columns))
+                    .append(" |\n|");
             columns.forEach(c -> md.append("---|"));
             md.append('\n');
             for (Map<String, Object> r : group.getValue()) {
@@ -237,7 +243,8 @@ public final class Benchmarks {
         Map<Object, Map<String, Long>> rates = new LinkedHashMap<>();
         for (Map<String, Object> r : results) {
             if (r.get("events_per_s") instanceof Number rate) {
-                rates.computeIfAbsent(r.get("run"), k -> new HashMap<>()).put((String) r.get("scenario"), rate.longValue());
+                rates.computeIfAbsent(r.get("run"), k -> new HashMap<>())
+                        .put((String) r.get("scenario"), rate.longValue());
             }
         }
         for (Map.Entry<Object, Map<String, Long>> run : rates.entrySet()) {
@@ -257,7 +264,8 @@ public final class Benchmarks {
                 md.append(String.format("Run %s: relay drain %,d events/s = %.0f%% of the lower raw limit (%,d/s)",
                         run.getKey(), r.get("drain"), 100.0 * r.get("drain") / limit, limit));
                 if (r.containsKey("plain_drain")) {
-                    md.append(String.format("; %.2f× the plain relay (%,d/s)", (double) r.get("drain") / r.get("plain_drain"),
+                    md.append(String.format("; %.2f× the plain relay (%,d/s)",
+                            (double) r.get("drain") / r.get("plain_drain"),
                             r.get("plain_drain")));
                 }
                 if (r.containsKey("drain_hot_keys")) {

@@ -110,6 +110,7 @@ final class CommitLoad {
     /** About 200 bytes of JSON, the steady writer's shape with a shorter note. */
     static String payload(long id, int key) {
         return "{\"id\": " + id + ", \"customer\": \"customer-" + key + "\", \"status\": \"CONFIRMED\", "
-                + "\"total\": 123.45, \"lines\": [{\"sku\": \"SKU-1\", \"qty\": 2}], \"note\": \"" + "x".repeat(90) + "\"}";
+                + "\"total\": 123.45, \"lines\": [{\"sku\": \"SKU-1\", \"qty\": 2}], \"note\": \""
+                + "x".repeat(90) + "\"}";
     }
 }

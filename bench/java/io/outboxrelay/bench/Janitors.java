@@ -81,7 +81,8 @@ final class Janitors {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("scenario", scenario);
             r.put("mode", scenario.contains("archive") ? "archive" : "delete");
-            r.put("statement", statement.contains("pg_try_advisory") ? "janitor lock + SKIP LOCKED" : "no lock (before)");
+            r.put("statement", statement.contains("pg_try_advisory")
+                    ? "janitor lock + SKIP LOCKED" : "no lock (before)");
             r.put("janitors", janitors);
             r.put("published_rows", published);
             r.put("rows", rows);

@@ -58,7 +58,8 @@ final class RelaySql {
                 "${bean:relaySettings.staleAfterInterval}", "'PT30S'",
                 "${bean:relaySettings.leaseInterval}", "'PT60S'",
                 "${bean:relaySettings.retentionInterval}", "'" + RelaySettingsFile.get("outbox.retention", "P7D") + "'",
-                "${bean:relaySettings.retentionBatchSize}", RelaySettingsFile.get("outbox.retention.batch-size", "5000"));
+                "${bean:relaySettings.retentionBatchSize}",
+                RelaySettingsFile.get("outbox.retention.batch-size", "5000"));
         Matcher m = NAMED.matcher(sql);
         StringBuilder out = new StringBuilder();
         while (m.find()) {

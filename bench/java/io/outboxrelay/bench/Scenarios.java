@@ -51,7 +51,10 @@ final class Scenarios {
         this.env = env;
     }
 
-    /** Pre-inserted events over 1,000 keys (not timed), then one relay drains them: events/s, peak RSS, CPU per event. */
+    /**
+     * Pre-inserted events over 1,000 keys (not timed), then one relay drains them: events/s, peak RSS, CPU per
+     * event.
+     */
     Map<String, Object> drain(int events) throws Exception {
         return drain("drain", events, BenchEnvironment.KEYS, (db, types) -> env.startRelay(db, Map.of()));
     }
@@ -351,7 +354,8 @@ final class Scenarios {
     private static void write(TestDatabase db, String[] types, int rate, int seconds, long start,
             Map<String, Long> committedAt) {
         try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, ?, 'Updated', ?::jsonb)")) {
+                "INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) "
+                        + "VALUES (?, ?, ?, 'Updated', ?::jsonb)")) {
             long total = (long) rate * seconds;
             for (long i = 0; i < total; i++) {
                 long due = start + i * 1_000_000_000L / rate;
@@ -364,8 +368,10 @@ final class Scenarios {
                 ps.setObject(1, id);
                 ps.setString(2, types[key % types.length]);
                 ps.setString(3, "key-" + key);
-                ps.setString(4, "{\"id\": " + i + ", \"customer\": \"customer-" + key + "\", \"status\": \"CONFIRMED\", "
-                        + "\"total\": 123.45, \"lines\": [{\"sku\": \"SKU-1\", \"qty\": 2}], \"note\": \"" + "x".repeat(150) + "\"}");
+                ps.setString(4, "{\"id\": " + i + ", \"customer\": \"customer-" + key
+                        + "\", \"status\": \"CONFIRMED\", "
+                        + "\"total\": 123.45, \"lines\": [{\"sku\": \"SKU-1\", \"qty\": 2}], \"note\": \""
+                        + "x".repeat(150) + "\"}");
                 ps.executeUpdate();
                 committedAt.put(id.toString(), System.currentTimeMillis());
             }
@@ -484,7 +490,8 @@ final class Scenarios {
     }
 
     private static long transactions(String database) throws Exception {
-        try (Connection c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "")) {
+        try (Connection c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres",
+                "postgres", "")) {
             c.createStatement().execute("SELECT pg_stat_clear_snapshot()");
             try (PreparedStatement ps = c.prepareStatement(
                     "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = ?")) {
@@ -507,9 +514,10 @@ final class Scenarios {
             long start = System.nanoTime();
             Future<?> last = null;
             for (int i = 0; i < events; i++) {
-                ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic, "key-" + (i % BenchEnvironment.KEYS), payload);
-                for (String h : new String[] {"ce_id", "ce_type", "ce_source", "ce_subject", "ce_time", "ce_specversion",
-                        "ce_aggregatetype", "content-type"}) {
+                ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic,
+                        "key-" + (i % BenchEnvironment.KEYS), payload);
+                for (String h : new String[] {"ce_id", "ce_type", "ce_source", "ce_subject", "ce_time",
+                        "ce_specversion", "ce_aggregatetype", "content-type"}) {
                     record.headers().add(h, UUID.randomUUID().toString().getBytes());
                 }
                 last = producer.send(record);
@@ -528,7 +536,8 @@ final class Scenarios {
      * and the row locks held until the mark (claim and mark in one transaction).
      */
     List<Map<String, Object>> databaseLimits(int events) throws Exception {
-        return List.of(databaseLimit("limit_postgres", events, true), databaseLimit("limit_postgres_locked", events, false));
+        return List.of(databaseLimit("limit_postgres", events, true),
+                databaseLimit("limit_postgres_locked", events, false));
     }
 
     private Map<String, Object> databaseLimit(String scenario, int events, boolean autocommit) throws Exception {
@@ -682,7 +691,8 @@ final class Scenarios {
             r.put("archive_vs_delete", round(archiveSeconds / deleteSeconds));
             r.put("rows_left_in_outbox", db.count("SELECT count(*) FROM outbox"));
 
-            String month = (String) db.query("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+            String month = (String) db.query("SELECT c.relname FROM pg_inherits i "
+                    + "JOIN pg_class c ON c.oid = i.inhrelid "
                     + "WHERE i.inhparent = 'outbox_archive'::regclass ORDER BY pg_total_relation_size(c.oid) DESC "
                     + "LIMIT 1").get(0).get("relname");
             r.put("partition", month);
@@ -733,7 +743,8 @@ final class Scenarios {
 
     /** Rows published a day longer ago than the default retention (P7D), about 300 bytes each like the events. */
     static void insertPublished(TestDatabase db, int rows) {
-        db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, published_at, created_at) "
+        db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, published_at, "
+                + "created_at) "
                 + "SELECT 'old', 'key-' || (n % " + BenchEnvironment.KEYS + "), 'Updated', jsonb_build_object('id', n, "
                 + "'note', repeat('x', 250)), 'PUBLISHED', now() - interval '8 days' + n * interval '1 millisecond', "
                 + "now() - interval '8 days' FROM generate_series(1, ?) AS n", rows);
@@ -785,7 +796,8 @@ final class Scenarios {
                             rs.getString("id");
                         }
                     }
-                    latencies.computeIfAbsent(current, k -> new ArrayList<>()).add((System.nanoTime() - start) / 1_000_000);
+                    latencies.computeIfAbsent(current, k -> new ArrayList<>())
+                            .add((System.nanoTime() - start) / 1_000_000);
                     LockSupport.parkNanos(next - System.nanoTime());
                 }
             } catch (Exception e) {
@@ -806,7 +818,8 @@ final class Scenarios {
             long start = System.nanoTime();
             try (Connection c = db.connect()) {
                 c.setAutoCommit(false);
-                try (PreparedStatement claim = c.prepareStatement("SELECT id, aggregate_type, aggregate_id, payload::text "
+                try (PreparedStatement claim = c.prepareStatement("SELECT id, aggregate_type, aggregate_id, "
+                        + "payload::text "
                         + "FROM outbox WHERE status = 'PENDING' ORDER BY seq LIMIT 100 FOR UPDATE SKIP LOCKED");
                         PreparedStatement mark = c.prepareStatement(
                                 "UPDATE outbox SET status = 'PUBLISHED', published_at = now() WHERE id = ?")) {

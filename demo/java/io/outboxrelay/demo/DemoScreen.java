@@ -43,12 +43,16 @@ final class DemoScreen {
         lastPublished = since("SELECT published_at, aggregate_id, id::text FROM outbox WHERE status = 'PUBLISHED' "
                 + "AND published_at > ? ORDER BY published_at, seq", lastPublished,
                 rs -> String.format("published  %s  key=%s  ce_id=%s", topicHint, rs.getString(2), rs.getString(3)));
-        lastReceived = since("SELECT received_at, order_id FROM received_orders WHERE received_at > ? ORDER BY received_at",
+        lastReceived = since("SELECT received_at, order_id FROM received_orders "
+                + "WHERE received_at > ? ORDER BY received_at",
                 lastReceived, rs -> "consumed   " + rs.getString(2) + "  once, by the example consumer route");
-        lastDropped = since("SELECT dropped_at, order_id FROM inbox_duplicates WHERE dropped_at > ? ORDER BY dropped_at",
-                lastDropped, rs -> "dropped    duplicate of " + rs.getString(2) + "  by the consumer's inbox (same ce_id)");
+        lastDropped = since("SELECT dropped_at, order_id FROM inbox_duplicates "
+                + "WHERE dropped_at > ? ORDER BY dropped_at",
+                lastDropped, rs -> "dropped    duplicate of " + rs.getString(2)
+                        + "  by the consumer's inbox (same ce_id)");
         try (PreparedStatement st = connection.prepareStatement(
-                "SELECT aggregate_id, attempts, status, last_error FROM outbox WHERE attempts > 0 AND status <> 'PUBLISHED'");
+                "SELECT aggregate_id, attempts, status, last_error FROM outbox "
+                        + "WHERE attempts > 0 AND status <> 'PUBLISHED'");
                 ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
                 String key = rs.getString(1) + "/" + rs.getString(3);
@@ -57,7 +61,8 @@ final class DemoScreen {
                     String error = rs.getString(4) == null ? "" : rs.getString(4).replaceAll(":.*", "");
                     line("FAILED".equals(rs.getString(3))
                             ? "FAILED     " + rs.getString(1) + "  after " + attempts + " attempts (" + error
-                                    + "); replay: UPDATE outbox SET status='PENDING', attempts=0, next_attempt_at=now() WHERE status='FAILED'"
+                                    + "); replay: UPDATE outbox SET status='PENDING', attempts=0, "
+                                    + "next_attempt_at=now() WHERE status='FAILED'"
                             : "retrying   " + rs.getString(1) + "  attempt " + attempts + " failed: " + error);
                 }
             }
@@ -88,10 +93,12 @@ final class DemoScreen {
         try (PreparedStatement st = connection.prepareStatement(
                 "SELECT count(*) FILTER (WHERE status = 'PUBLISHED'), count(*) FILTER (WHERE status = 'FAILED'), "
                         + "count(*) FILTER (WHERE status = 'PENDING' AND attempts > 0), "
-                        + "count(*) FILTER (WHERE status = 'PENDING'), (SELECT count(*) FROM received_orders) FROM outbox");
+                        + "count(*) FILTER (WHERE status = 'PENDING'), "
+                        + "(SELECT count(*) FROM received_orders) FROM outbox");
                 ResultSet rs = st.executeQuery()) {
             rs.next();
-            String text = String.format("[written %d | published %d | consumed %d | retrying %d | failed %d | backlog %d]",
+            String text = String.format("[written %d | published %d | consumed %d | retrying %d | failed %d "
+                    + "| backlog %d]",
                     written, rs.getLong(1), rs.getLong(5), rs.getLong(3), rs.getLong(2), rs.getLong(4));
             if (terminal) {
                 out.print("\r\033[K" + text);

@@ -51,7 +51,8 @@ final class DemoWriter {
         try (PreparedStatement order = connection.prepareStatement(
                 "INSERT INTO orders (id, customer, total) VALUES (?, ?, ?)");
                 PreparedStatement event = connection.prepareStatement(
-                        "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES ('order', ?, 'OrderPlaced', ?::jsonb)")) {
+                        "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+                                + "VALUES ('order', ?, 'OrderPlaced', ?::jsonb)")) {
             order.setString(1, orderId);
             order.setString(2, customer);
             order.setDouble(3, total);

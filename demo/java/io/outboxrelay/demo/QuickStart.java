@@ -70,7 +70,8 @@ public final class QuickStart {
         out.println("Outbox relay quick start");
         recreateDatabase(database);
         String dbUrl = POSTGRES + database;
-        out.println("  PostgreSQL  " + dbUrl + "   (a database of the demo's own: psql -h 127.0.0.1 -U postgres " + database + ")");
+        out.println("  PostgreSQL  " + dbUrl + "   (a database of the demo's own: psql -h 127.0.0.1 -U postgres "
+                + database + ")");
 
         KafkaBroker kafka = null;
         EmbeddedArtemis artemis = null;
@@ -96,7 +97,8 @@ public final class QuickStart {
                 kafka.createTopic("outbox.event.order", 3, Map.of("max.message.bytes", "131072"));
                 env.put("CAMEL_COMPONENT_KAFKA_BROKERS", kafka.bootstrapServers());
                 topicHint = "outbox.event.order";
-                out.println("  Kafka       " + kafka.bootstrapServers() + "   (KRaft, started by the demo from Maven artifacts)");
+                out.println("  Kafka       " + kafka.bootstrapServers()
+                        + "   (KRaft, started by the demo from Maven artifacts)");
             }
             DemoWriter.createSchema(connection);
             relay = RelayProcess.startJar(env, "-Dcamel.management.port=" + port);

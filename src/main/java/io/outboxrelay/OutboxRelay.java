@@ -14,9 +14,9 @@ import org.apache.camel.main.Main;
 
 /**
  * Runs the relay as a Camel Main application: application.properties, the YAML routes under routes/ and the beans of
- * {@link io.outboxrelay.config.RelayConfiguration}. A bad setting ends the process with exit code 2 and one line naming the key. With a
- * command as first argument (status, failed, replay, help) it runs that operator command instead
- * ({@link OperatorCommands}).
+ * {@link io.outboxrelay.config.RelayConfiguration}. A bad setting ends the process with exit code 2 and one line
+ * naming the key. With a command as first argument (status, failed, replay, validate, completion, help) it runs
+ * that operator command instead ({@link OperatorCommands}).
  */
 public final class OutboxRelay {
 
@@ -36,7 +36,7 @@ public final class OutboxRelay {
 
     public static void main(String[] args) {
         if (OperatorCommands.isCommand(args)) {
-            // status, failed, replay, help: the operator's commands, without starting Camel
+            // status, failed, replay, validate, completion, help: the operator's commands, without starting Camel
             System.exit(OperatorCommands.run(args, System.out, System.err));
         }
         int exitCode = EXIT_FAILED;
@@ -52,7 +52,8 @@ public final class OutboxRelay {
                 exitCode = EXIT_BAD_SETTING;
             } else {
                 System.err.println("outbox-relay: failed to start: " + e);
-                for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+                for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause();
+                        cause = cause.getCause()) {
                     System.err.println("  caused by: " + cause);
                 }
             }

@@ -46,7 +46,8 @@ public class InsertListener extends ServiceSupport {
 
     private void listen() {
         while (thread != null) {
-            try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            try (Connection connection = dataSource.getConnection();
+                    Statement statement = connection.createStatement()) {
                 statement.execute("LISTEN \"" + channel + "\"");
                 if (broken) {
                     LOG.info("Insert notifications available again");

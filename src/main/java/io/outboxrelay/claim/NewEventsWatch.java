@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * The same look therefore reads the transaction horizon ({@code txid_current_snapshot()}, PostgreSQL 12+): the first
  * quiet look after a move takes a transaction id ({@code txid_current()}, one per burst of events), above every id
  * assigned so far; once the oldest transaction still running is past it, every transaction that wrote the moved values
- * has committed or rolled back, and the watch wakes one claim of every free partition ("settle"). So a long business transaction's event is found when it commits, not at the next poll.
+ * has committed or rolled back, and the watch wakes one claim of every free partition ("settle"). So a long business
+ * transaction's event is found when it commits, not at the next poll.
  * While an older transaction holds that horizon back (a long report, a session idle in transaction), the watch also
  * settles on each of its looks in the {@link #SETTLE_NANOS} after the move (a handful: its pauses double), which
  * covers writers that commit a few milliseconds after their INSERT.
@@ -114,7 +115,8 @@ public class NewEventsWatch extends ServiceSupport {
             } catch (SQLException | RuntimeException e) {
                 if (thread != null) {
                     if (!broken) {
-                        LOG.warn("Cannot watch for new events, claims rely on polling until it can: {}", e.getMessage());
+                        LOG.warn("Cannot watch for new events, claims rely on polling until it can: {}",
+                                e.getMessage());
                         broken = true;
                     }
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(RECONNECT_MILLIS));
@@ -175,8 +177,8 @@ public class NewEventsWatch extends ServiceSupport {
      * The watch's rhythm, apart from the database so it is tested on its own. The pause is the fastest after new
      * events and doubles up to the slowest while none come. After new events, the first quiet look takes a mark, a
      * transaction id above every one assigned so far (by then every writer of those events has its id); once the
-     * oldest transaction still running is past that mark, the look settles, and the watch is settled. Until then, looks within the
-     * settle time of the move settle too (an older transaction may hold the horizon back for long).
+     * oldest transaction still running is past that mark, the look settles, and the watch is settled. Until then,
+     * looks within the settle time of the move settle too (an older transaction may hold the horizon back for long).
      */
     static final class Pacing {
         private static final long NO_MARK = Long.MIN_VALUE;

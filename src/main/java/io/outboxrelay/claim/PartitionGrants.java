@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.ExchangeProperty;
 import org.slf4j.Logger;
@@ -43,9 +44,6 @@ import org.slf4j.LoggerFactory;
 public class PartitionGrants {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartitionGrants.class);
-
-    /** The exchange property that carries a claim's grant. */
-    public static final String PROPERTY = "outboxGrant";
 
     /**
      * What one claim may read: these partitions, at most perPartition events of each, skipping the events of earlier
@@ -190,7 +188,7 @@ public class PartitionGrants {
      *
      * @param claimed camel-sql's result of sql/claim.sql
      */
-    public synchronized EventBatch read(@ExchangeProperty(PROPERTY) Grant grant, List<OutboxEvent> claimed) {
+    public synchronized EventBatch read(@ExchangeProperty(ExchangeNames.GRANT) Grant grant, List<OutboxEvent> claimed) {
         List<OutboxEvent> sendable = new ArrayList<>(claimed.size());
         Map<Integer, Integer> counts = new HashMap<>();
         // a key in flight when the statement started may have failed and been released since, its failure not yet
@@ -229,8 +227,8 @@ public class PartitionGrants {
      * @return true when the claims should go again at once: the claim filled its share of a partition (there is
      *         more), or news came that no claim could take (no partition free, or events of keys in flight skipped)
      */
-    public synchronized boolean release(@ExchangeProperty(PROPERTY) Grant grant,
-            @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
+    public synchronized boolean release(@ExchangeProperty(ExchangeNames.GRANT) Grant grant,
+            @ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
         if (grant == null) {
             return false;
         }
@@ -291,7 +289,8 @@ public class PartitionGrants {
         int instances = 0;
         for (Map<String, Object> row : rows) {
             int number = ((Number) row.get("partition_number")).intValue();
-            now.put(number, new Owned(number, beatStartedNanos + leaseNanos, Boolean.TRUE.equals(row.get("giving_up"))));
+            now.put(number, new Owned(number, beatStartedNanos + leaseNanos,
+                    Boolean.TRUE.equals(row.get("giving_up"))));
             taken += Boolean.TRUE.equals(row.get("taken")) ? 1 : 0;
             instances = ((Number) row.get("live_instances")).intValue();
         }

@@ -11,6 +11,7 @@ import io.outboxrelay.settings.InvalidSettingException;
 import io.outboxrelay.settings.OperatorSettings;
 import io.outboxrelay.sql.OutboxSql;
 import org.postgresql.Driver;
+import org.springframework.core.NestedExceptionUtils;
 
 /**
  * One plain JDBC connection to the relay's database for a command, its SQL (src/main/resources/sql/cli-*.sql, the
@@ -86,10 +87,7 @@ final class OutboxDatabase {
         // PostgreSQL's messages add lines such as "  Position: 23": the first line says it
         message = message.strip().lines().findFirst().orElse(message);
         // the driver's "The connection attempt failed." says why only in its cause (unknown host, no route, ...)
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
+        Throwable root = NestedExceptionUtils.getMostSpecificCause(e);
         if (root != e && root.getMessage() != null && !message.contains(root.getMessage())) {
             message += " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
         }

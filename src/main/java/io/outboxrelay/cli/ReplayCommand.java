@@ -23,9 +23,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * The {@code replay} command: FAILED rows become PENDING again, attempts 0, due now, without a lease (cli-replay.sql),
- * in one transaction that also notifies the relays' channel, so a running relay claims them at once instead of at its
- * next safety-net poll. PENDING and PUBLISHED rows are never touched.
+ * The {@code replay} command: FAILED rows become PENDING again, attempts 0, due now (cli-replay.sql), in one
+ * transaction that also moves the outbox's sequence and notifies the relays' channel (cli-wake-relays.sql), so a
+ * running relay claims them at once instead of at its next safety-net poll. PENDING and PUBLISHED rows are never
+ * touched.
  *
  * <p>Rows named by id are all replayed or none is: if one of them is not a FAILED row (no such row, or PENDING,
  * or PUBLISHED) the transaction is rolled back, each such id is reported with its status, and the exit code is 3. A

@@ -121,7 +121,8 @@ final class StatusCommand extends OutboxCommand {
         List<Map<String, Object>> instances = (List<Map<String, Object>>) s.get("instances");
         out.println(s.get("partitions") + " partitions, " + s.get("unowned_partitions") + " without a live owner; "
                 + instances.size() + (instances.size() == 1 ? " relay instance" : " relay instances"));
-        TextTable owners = new TextTable("instance", "heartbeat", "in flight", "partitions").alignRight(1).alignRight(2);
+        TextTable owners = new TextTable("instance", "heartbeat", "in flight", "partitions")
+                .alignRight(1).alignRight(2);
         instances.forEach(i -> owners.add(i.get("instance_id"), i.get("heartbeat_age_seconds") + " s ago",
                 i.get("in_flight"), ranges((List<?>) i.get("partitions"))));
         if (!instances.isEmpty()) {

@@ -25,7 +25,8 @@ public class ComponentEnvironmentVariables extends MainListenerSupport {
         System.getenv().forEach((name, value) -> {
             String upper = name.toUpperCase(Locale.US);
             // Camel skips Kubernetes service-link variables the same way
-            boolean serviceLink = upper.endsWith("_PORT") || upper.contains("_PORT_") || upper.endsWith("_SERVICE_HOST");
+            boolean serviceLink = upper.endsWith("_PORT") || upper.contains("_PORT_")
+                    || upper.endsWith("_SERVICE_HOST");
             if (upper.startsWith(PREFIX) && !serviceLink) {
                 variables.put(upper, value);
             }

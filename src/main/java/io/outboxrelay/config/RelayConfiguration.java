@@ -32,7 +32,6 @@ import io.outboxrelay.publish.CloudEventsMapper;
 import io.outboxrelay.publish.Destinations;
 import io.outboxrelay.publish.KafkaAdmin;
 import io.outboxrelay.publish.RecordSizeCheck;
-import io.outboxrelay.publish.SendOutcomes;
 import io.outboxrelay.publish.TopicLimits;
 import io.outboxrelay.publish.TopicSizedBatches;
 import io.outboxrelay.schema.SchemaMigration;
@@ -49,6 +48,7 @@ import org.apache.camel.Component;
 import org.apache.camel.ProducerTemplate;
 import org.apache.camel.component.jms.JmsComponent;
 import org.apache.camel.component.micrometer.MicrometerConstants;
+import org.apache.camel.component.sql.SqlComponent;
 import org.apache.camel.spi.ComponentCustomizer;
 import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.spi.Registry;
@@ -90,6 +90,8 @@ public class RelayConfiguration implements CamelConfiguration {
 
         DataSource dataSource = dataSource(settings);
         registry.bind("outboxDataSource", dataSource);
+        // every sql: endpoint of the routes, and of an inbox handler's steps (which join its transaction), uses it
+        context.getComponent("sql", SqlComponent.class).setDataSource(dataSource);
         SchemaMigration schema = new SchemaMigration(dataSource, settings.table(), settings.partitions(),
                 settings.migrate());
         registry.bind("schemaMigration", schema);
@@ -114,7 +116,8 @@ public class RelayConfiguration implements CamelConfiguration {
                         registry.lookupByNameAndType(name + "ConnectionFactory", ConnectionFactory.class)));
         registry.bind("connectionFactoryByName", connectionFactoryByName);
         Component endpointComponent = context.hasComponent(settings.endpointScheme());
-        if (endpointComponent != null && connectionFactoryByName.isEnabled(settings.endpointScheme(), endpointComponent)) {
+        if (endpointComponent != null
+                && connectionFactoryByName.isEnabled(settings.endpointScheme(), endpointComponent)) {
             connectionFactoryByName.configure(settings.endpointScheme(), endpointComponent);
         }
 
@@ -166,7 +169,6 @@ public class RelayConfiguration implements CamelConfiguration {
                 properties.resolveProperty("camel.component.kafka.compression-codec").orElse(null));
         registry.bind("recordSizeCheck", sizeCheck);
         registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck));
-        registry.bind("sendOutcomes", new SendOutcomes());
 
         // tracing (OpenTelemetry's environment, or its agent): a span per publish attempt and per inbox message
         Tracing tracing = Tracing.of(context);
@@ -219,7 +221,8 @@ public class RelayConfiguration implements CamelConfiguration {
 
     /** The registry camel-micrometer-prometheus scrapes at /observe/metrics (it may have bound it already). */
     private static MeterRegistry meterRegistry(Registry registry) {
-        MeterRegistry existing = registry.lookupByNameAndType(MicrometerConstants.METRICS_REGISTRY_NAME, MeterRegistry.class);
+        MeterRegistry existing = registry.lookupByNameAndType(MicrometerConstants.METRICS_REGISTRY_NAME,
+                MeterRegistry.class);
         if (existing != null) {
             return existing;
         }

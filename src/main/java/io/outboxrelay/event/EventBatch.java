@@ -18,9 +18,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class EventBatch {
 
-    /** The exchange property that carries the batch through the claim route and the routes it calls. */
-    public static final String PROPERTY = "outboxBatch";
-
     private final List<OutboxEvent> events;
     private final Map<String, OutboxEvent> byId;
     private final Set<String> published = ConcurrentHashMap.newKeySet();
@@ -71,6 +68,17 @@ public final class EventBatch {
 
     public void published(String id) {
         published.add(id);
+    }
+
+    /** In claim order, the events not acknowledged yet: after the parts, what is sent one by one. */
+    public List<String> unpublishedIds() {
+        List<String> ids = new ArrayList<>();
+        for (OutboxEvent event : events) {
+            if (!published.contains(event.id())) {
+                ids.add(event.id());
+            }
+        }
+        return ids;
     }
 
     public boolean isPublished(String id) {

@@ -120,7 +120,8 @@ public final class EventSchemas {
             node = JSON.readTree(file.toFile());
         } catch (JsonProcessingException e) {
             throw new InvalidSettingException(SETTING, directory, "schema file " + file + " does not parse: "
-                    + e.getOriginalMessage() + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"));
+                    + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"));
         } catch (IOException e) {
             throw new InvalidSettingException(SETTING, directory, "cannot read schema file " + file + ": " + e);
         }
@@ -167,7 +168,8 @@ public final class EventSchemas {
     }
 
     private static InvalidSettingException invalid(String directory, Path file, String why) {
-        return new InvalidSettingException(SETTING, directory, "schema file " + file + " is not a valid schema: " + why);
+        return new InvalidSettingException(SETTING, directory,
+                "schema file " + file + " is not a valid schema: " + why);
     }
 
     /** The schema of an event type, or null when it has none (the event goes out unchecked). */

@@ -24,7 +24,8 @@ public class OutboxEventRows extends DefaultRowMapperFactory {
     private static OutboxEvent event(ResultSet rs, int row) throws SQLException {
         return new OutboxEvent(rs.getString("id"), rs.getLong("seq"), rs.getInt("partition_number"),
                 rs.getString("aggregate_type"), rs.getString("aggregate_id"), rs.getString("event_type"),
-                rs.getString("payload"), rs.getString("headers"), rs.getObject("created_at", OffsetDateTime.class).toInstant(),
+                rs.getString("payload"), rs.getString("headers"),
+                rs.getObject("created_at", OffsetDateTime.class).toInstant(),
                 rs.getInt("attempts"), rs.getBoolean("holds_key"));
     }
 }

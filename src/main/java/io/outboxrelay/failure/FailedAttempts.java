@@ -1,6 +1,7 @@
 package io.outboxrelay.failure;
 
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.metrics.RelayMetrics;
 import io.outboxrelay.publish.UnpublishableEventException;
 import org.apache.camel.Body;
@@ -8,6 +9,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.NestedExceptionUtils;
 
 /**
  * The steps of the record-failure route around its SQL (sql/record-failure.sql): what the failure says (the text kept
@@ -15,9 +17,6 @@ import org.slf4j.LoggerFactory;
  * this batch waits; metrics; one WARN line per failed attempt).
  */
 public class FailedAttempts {
-
-    /** The exchange property with the id of the event being sent alone (set by the publish-event route). */
-    public static final String EVENT_ID = "outboxEventId";
 
     private static final Logger LOG = LoggerFactory.getLogger(FailedAttempts.class);
     /** last_error is for people reading the table: long stack-like messages are cut. */
@@ -29,27 +28,27 @@ public class FailedAttempts {
         this.metrics = metrics;
     }
 
-    /** Headers outboxError and outboxUnpublishable, for the SQL. */
+    /** The headers the SQL reads: the failure's description, and whether the event can ever be sent. */
     public void describe(Exchange exchange) {
         Throwable cause = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
-        exchange.getMessage().setHeader("outboxError", describe(cause));
-        exchange.getMessage().setHeader("outboxUnpublishable", cause instanceof UnpublishableEventException);
+        exchange.getMessage().setHeader(ExchangeNames.ERROR, describe(cause));
+        exchange.getMessage().setHeader(ExchangeNames.UNPUBLISHABLE, cause instanceof UnpublishableEventException);
     }
 
     /**
      * @param status the row's status afterwards (PENDING or FAILED), or null when the failure was not written: the
      *               row is no longer PENDING, or no longer this instance's to write (its partition moved)
      */
-    public void recorded(@Body String status, @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch,
-            @ExchangeProperty(EVENT_ID) String id, Exchange exchange) {
+    public void recorded(@Body String status, @ExchangeProperty(ExchangeNames.BATCH) EventBatch batch,
+            @ExchangeProperty(ExchangeNames.EVENT_ID) String id, Exchange exchange) {
         batch.failed(id);
         if (status == null) {
             LOG.debug("event {} failed ({}), not recorded: no longer PENDING or no longer this instance's", id,
-                    exchange.getMessage().getHeader("outboxError"));
+                    exchange.getMessage().getHeader(ExchangeNames.ERROR));
             return;
         }
         metrics.publishFailed(status);
-        LOG.warn("event {} failed, now {}: {}", id, status, exchange.getMessage().getHeader("outboxError"));
+        LOG.warn("event {} failed, now {}: {}", id, status, exchange.getMessage().getHeader(ExchangeNames.ERROR));
     }
 
     /**
@@ -58,20 +57,17 @@ public class FailedAttempts {
      * stops), and a broker connection may be closing. Nothing is written: the event stays PENDING as it was, and the
      * rest of the batch is not sent either (released untouched, for the next owner of its partition).
      */
-    public void leftForTheNextClaim(@ExchangeProperty(EventBatch.PROPERTY) EventBatch batch,
-            @ExchangeProperty(EVENT_ID) String id, Exchange exchange) {
+    public void leftForTheNextClaim(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch,
+            @ExchangeProperty(ExchangeNames.EVENT_ID) String id, Exchange exchange) {
         batch.failed(id);
         batch.stopSending();
         LOG.info("event {} not sent: the relay is stopping ({}); it and the rest of its claim stay PENDING, untouched",
-                id, exchange.getMessage().getHeader("outboxError"));
+                id, exchange.getMessage().getHeader(ExchangeNames.ERROR));
     }
 
     static String describe(Throwable cause) {
         String text = cause == null ? "unknown failure" : cause.getClass().getName() + ": " + cause.getMessage();
-        Throwable root = cause;
-        while (root != null && root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
+        Throwable root = cause == null ? null : NestedExceptionUtils.getMostSpecificCause(cause);
         if (root != cause) {
             // a wrapper's own message can say nothing (Spring's JMS exceptions: "Uncategorized exception occurred
             // during JMS processing"): what went wrong is at the bottom

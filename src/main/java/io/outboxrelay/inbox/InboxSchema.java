@@ -5,6 +5,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import io.outboxrelay.settings.TableName;
+import io.outboxrelay.sql.Migrations;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,17 +59,6 @@ public class InboxSchema {
     }
 
     private Flyway flyway() {
-        var config = Flyway.configure()
-                .dataSource(dataSource)
-                .locations("classpath:db/inbox")
-                .table(table.table() + "_schema_history")
-                .placeholders(Map.of("table", table.qualified(), "table_name", table.table()))
-                // the inbox shares its schema with the application's tables
-                .baselineOnMigrate(true)
-                .baselineVersion("0");
-        if (table.schema() != null) {
-            config.schemas(table.schema());
-        }
-        return config.load();
+        return Migrations.of(dataSource, "classpath:db/inbox", table, Map.of()).load();
     }
 }

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.ExchangeProperty;
 
@@ -91,7 +92,7 @@ public class RelayMetrics {
     }
 
     /** A claim statement's batch (the claim route's step). */
-    public void claimed(@ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
+    public void claimed(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
         if (batch.size() > 0) {
             claims.increment();
             claimed.increment(batch.size());
@@ -111,7 +112,7 @@ public class RelayMetrics {
     }
 
     /** The batch's acknowledged events were marked PUBLISHED (the claim route's step). */
-    public void published(@ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
+    public void published(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
         Instant now = Instant.now();
         for (OutboxEvent event : batch.publishedEvents()) {
             published.increment();

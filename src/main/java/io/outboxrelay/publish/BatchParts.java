@@ -8,10 +8,12 @@ import java.util.Map;
 import java.util.Set;
 
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
+import org.apache.camel.Header;
 import org.apache.camel.Message;
 import org.apache.camel.support.DefaultExchange;
 import org.apache.camel.support.DefaultMessage;
@@ -20,11 +22,12 @@ import org.apache.camel.support.DefaultMessage;
  * Plans a claimed batch's way out ({@link PublishPlan}): each event becomes its message (CloudEvents headers, key,
  * payload) and is grouped by destination, so that the claim route's Split EIP sends every Kafka destination's events
  * as one exchange (camel-kafka sends a List body as one record per element, pipelined, each with its own headers,
- * key and acknowledgement: a message per event is enough, lighter than an exchange) and the destinations in parallel. Per-key order holds within a part: the idempotent
- * producer keeps a partition's records in send order.
+ * key and acknowledgement: a message per event is enough, lighter than an exchange) and the destinations in
+ * parallel. Per-key order holds within a part: the idempotent producer keeps a partition's records in send order.
  * <p>
  * Java because grouping by the evaluated endpoint and building the per-event messages camel-kafka's batch mode
- * needs are not expressible in a route; everything around it (split, send, mark, failures) is.
+ * needs are not expressible in a route; everything around it (split, send, mark, failures) is. Its two other steps
+ * record what the broker acknowledged, in the parts and alone.
  */
 public class BatchParts {
 
@@ -41,7 +44,7 @@ public class BatchParts {
         this.sizeCheck = sizeCheck;
     }
 
-    public PublishPlan plan(@ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
+    public PublishPlan plan(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
         Map<String, List<Message>> byDestination = new LinkedHashMap<>();
         List<Message> partEvents = new ArrayList<>(batch.size());
         List<String> partEventIds = new ArrayList<>(batch.size());
@@ -84,9 +87,14 @@ public class BatchParts {
         return new PublishPlan(parts, partEvents, partEventIds);
     }
 
-    /** The claim route's step after the parts were sent: what goes one by one ({@link PublishPlan#collect}). */
-    public List<String> oneByOne(@ExchangeProperty(PublishPlan.PROPERTY) PublishPlan plan,
-            @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch) {
-        return plan.collect(batch);
+    /** The claim's step after its parts were sent: the events they got acknowledged are published. */
+    public void acknowledgeParts(@ExchangeProperty(ExchangeNames.PLAN) PublishPlan plan,
+            @ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+        plan.acknowledge(batch);
+    }
+
+    /** The publish-event route's last step: the broker acknowledged the event sent alone. */
+    public void acknowledged(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch, @Header("ce_id") String id) {
+        batch.published(id);
     }
 }

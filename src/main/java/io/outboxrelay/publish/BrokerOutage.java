@@ -4,6 +4,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
+import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.ExchangeNames;
+import org.apache.camel.ExchangeProperty;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +72,11 @@ public class BrokerOutage {
         pausedUntil = clock.instant().plus(pause);
         LOG.warn("Broker still unreachable, next probe in {}s: {}", pause.toSeconds(), problem);
         return false;
+    }
+
+    /** The failure routes' step when the broker does not answer: nothing more of the claim is sent. */
+    public void stopSending(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+        batch.stopSending();
     }
 
     /** True while claims are paused for an outage. */

@@ -13,6 +13,7 @@ import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.EventSchemas.EventSchema;
 import io.outboxrelay.event.EventSchemas.Violation;
+import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Body;
 import org.apache.camel.Exchange;
@@ -48,7 +49,7 @@ public class CloudEventsMapper {
     }
 
     /** The publish-event route's step: the event whose id is the body becomes the exchange's message. */
-    public void toMessage(@Body String id, @ExchangeProperty(EventBatch.PROPERTY) EventBatch batch, Exchange exchange) {
+    public void toMessage(@Body String id, @ExchangeProperty(ExchangeNames.BATCH) EventBatch batch, Exchange exchange) {
         write(batch.event(id), exchange.getMessage());
     }
 

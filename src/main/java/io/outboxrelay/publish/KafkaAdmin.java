@@ -60,7 +60,8 @@ public class KafkaAdmin extends ServiceSupport {
      */
     public int maxMessageBytes(String topic) {
         try {
-            return configValue(new ConfigResource(ConfigResource.Type.TOPIC, topic), TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+            return configValue(new ConfigResource(ConfigResource.Type.TOPIC, topic),
+                    TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
         } catch (UnknownTopicOrPartitionException e) {
             Node node = answer(() -> admin().describeCluster(new DescribeClusterOptions().timeoutMs(TIMEOUT_MS)).nodes()
                     .get(TIMEOUT_MS, TimeUnit.MILLISECONDS)).stream().findFirst()

@@ -1,10 +1,8 @@
 package io.outboxrelay.publish;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import io.outboxrelay.event.EventBatch;
-import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Message;
 
 /**
@@ -14,9 +12,6 @@ import org.apache.camel.Message;
  * keys). Held in an exchange property of the claim, beside the batch.
  */
 public final class PublishPlan {
-
-    /** The exchange property that carries the plan through the claim route. */
-    public static final String PROPERTY = "outboxPlan";
 
     private final List<Message> parts;
     private final List<Message> partEvents;
@@ -35,24 +30,15 @@ public final class PublishPlan {
     }
 
     /**
-     * After the parts were sent: the events they got acknowledged are the batch's published ones; what is left goes
-     * one by one, in claim order: the events planned so, and those of a part the broker did not acknowledge (sent
-     * alone they show which of them is at fault, and no other event gets an attempt because of it).
-     *
-     * @return the ids to send one by one
+     * After the parts were sent: the events they got acknowledged are the batch's published ones. What is left goes
+     * one by one ({@link EventBatch#unpublishedIds()}): the events planned so, and those of a part the broker did not
+     * acknowledge (sent alone they show which of them is at fault, and no other event gets an attempt because of it).
      */
-    public List<String> collect(EventBatch batch) {
+    public void acknowledge(EventBatch batch) {
         for (int i = 0; i < partEvents.size(); i++) {
             if (KafkaAcknowledgement.of(partEvents.get(i)) != null) {
                 batch.published(partEventIds.get(i));
             }
         }
-        List<String> ids = new ArrayList<>();
-        for (OutboxEvent event : batch.events()) {
-            if (!batch.isPublished(event.id())) {
-                ids.add(event.id());
-            }
-        }
-        return ids;
     }
 }

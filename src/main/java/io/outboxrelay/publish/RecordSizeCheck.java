@@ -67,7 +67,8 @@ public class RecordSizeCheck {
         if (limit.isPresent() && !fits(message, limit.get())) {
             throw new RecordTooLargeException("The record is " + exactSize(message) + " bytes"
                     + (compression == CompressionType.NONE ? "" : " after " + compression.name + " compression")
-                    + ", more than topic " + topic + " accepts (max.message.bytes " + limit.get() + "); it was not sent");
+                    + ", more than topic " + topic + " accepts (max.message.bytes " + limit.get()
+                    + "); it was not sent");
         }
     }
 

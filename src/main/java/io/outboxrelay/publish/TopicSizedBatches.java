@@ -75,7 +75,8 @@ public class TopicSizedBatches implements EndpointStrategy {
         public Producer getProducer(Properties kafkaProps) {
             KafkaConfiguration configuration = endpoint.getConfiguration();
             String topic = configuration.getTopic();
-            Object batchSize = kafkaProps.getOrDefault(ProducerConfig.BATCH_SIZE_CONFIG, configuration.getProducerBatchSize());
+            Object batchSize = kafkaProps.getOrDefault(ProducerConfig.BATCH_SIZE_CONFIG,
+                    configuration.getProducerBatchSize());
             int configuredSize = Integer.parseInt(batchSize.toString());
             limits.limit(topic).ifPresent(limit -> kafkaProps.put(ProducerConfig.BATCH_SIZE_CONFIG,
                     Integer.toString(batchSize(topic, configuredSize, limit))));

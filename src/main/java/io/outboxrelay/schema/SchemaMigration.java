@@ -11,17 +11,20 @@ import javax.sql.DataSource;
 
 import io.outboxrelay.settings.InvalidSettingException;
 import io.outboxrelay.settings.TableName;
+import io.outboxrelay.sql.Migrations;
 import org.apache.camel.support.service.ServiceSupport;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.NestedExceptionUtils;
 
 /**
  * Applies the versioned migrations of db/migration to the configured outbox table. Each outbox table keeps its own
  * history table beside it, so several outboxes can share a schema; Flyway's advisory lock lets several relays start
  * at once. A Camel service: it migrates as the context starts. A database that is down at startup is not an error:
- * the heartbeat route asks {@link #isReady()} before each beat, which migrates as soon as the database answers. An outbox already at {@link #LATEST_VERSION} is recognised by
- * one query of its history table, without Flyway (loading and scanning it is most of a second of the relay's start).
+ * the heartbeat route asks {@link #isReady()} before each beat, which migrates as soon as the database answers. An
+ * outbox already at {@link #LATEST_VERSION} is recognised by one query of its history table, without Flyway
+ * (loading and scanning it is most of a second of the relay's start).
  */
 public class SchemaMigration extends ServiceSupport {
 
@@ -36,7 +39,9 @@ public class SchemaMigration extends ServiceSupport {
     private volatile boolean ready;
     private boolean failing;
 
-    /** @param partitions outbox.partitions: the count a new outbox is created with, and that an existing one must have */
+    /**
+     * @param partitions outbox.partitions: the count a new outbox is created with, and that an existing one must have
+     */
     public SchemaMigration(DataSource dataSource, TableName table, int partitions, boolean enabled) {
         this.dataSource = dataSource;
         this.table = table;
@@ -45,22 +50,12 @@ public class SchemaMigration extends ServiceSupport {
     }
 
     private Flyway flyway() {
-        var config = Flyway.configure()
+        return Migrations.of(dataSource, "classpath:db/migration", table,
+                        Map.of("partitions", Integer.toString(partitions)))
                 // CREATE INDEX CONCURRENTLY (V3) waits for every open transaction, Flyway's own lock transaction too;
                 // a session-level advisory lock still keeps concurrent relays from migrating at once
                 .configuration(Map.of("flyway.postgresql.transactional.lock", "false"))
-                .dataSource(dataSource)
-                .locations("classpath:db/migration")
-                .table(table.table() + "_schema_history")
-                .placeholders(Map.of("table", table.qualified(), "table_name", table.table(),
-                        "partitions", Integer.toString(partitions)))
-                // the outbox usually shares its schema with the application's own tables
-                .baselineOnMigrate(true)
-                .baselineVersion("0");
-        if (table.schema() != null) {
-            config.schemas(table.schema());
-        }
-        return config.load();
+                .load();
     }
 
     @Override
@@ -133,10 +128,6 @@ public class SchemaMigration extends ServiceSupport {
     }
 
     private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null) {
-            root = root.getCause();
-        }
-        return root.getMessage();
+        return NestedExceptionUtils.getMostSpecificCause(e).getMessage();
     }
 }

@@ -62,7 +62,10 @@ public record RelaySettings(
     public enum WakeUp { SEQUENCE, CLAIM_INDEX, NOTIFY }
 
     private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
-    /** The new-events watch (or the insert listener) holds a connection; claims, the heartbeat, metrics and retention share the others. */
+    /**
+     * The new-events watch (or the insert listener) holds a connection; claims, the heartbeat, metrics and retention
+     * share the others.
+     */
     private static final int MIN_POOL_SIZE = 4;
     private static final Pattern SCHEME = Pattern.compile("([a-z][a-z0-9+.-]*):.+");
     /** The schemes of the Qpid JMS client's URLs. */
@@ -78,7 +81,8 @@ public record RelaySettings(
         var scheme = SCHEME.matcher(endpoint);
         if (!scheme.matches() || !componentExists.test(scheme.group(1))) {
             throw new InvalidSettingException("outbox.endpoint", endpoint,
-                    "expected a Camel endpoint URI with a known scheme, e.g. kafka:topic, jms:queue:name or amqp:queue:name");
+                    "expected a Camel endpoint URI with a known scheme, e.g. kafka:topic, jms:queue:name or "
+                            + "amqp:queue:name");
         }
         String dbUrl = dbUrl(r);
         r.text("camel.component.kafka.brokers");
@@ -116,7 +120,8 @@ public record RelaySettings(
                 r.integer("outbox.batch-size", 1, 10_000),
                 r.integer("outbox.concurrent-claims", 1, 64),
                 r.integer("outbox.poll-delay-ms", 1, 3_600_000),
-                WakeUp.valueOf(r.choice("outbox.wake-up", "sequence", "claim-index", "notify").toUpperCase().replace('-', '_')),
+                WakeUp.valueOf(r.choice("outbox.wake-up", "sequence", "claim-index", "notify").toUpperCase()
+                        .replace('-', '_')),
                 r.integer("outbox.wake-up.min-interval-ms", 1, 1_000),
                 r.integer("outbox.wake-up.max-interval-ms", 1, 10_000),
                 lease,

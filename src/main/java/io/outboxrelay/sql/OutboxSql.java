@@ -18,7 +18,8 @@ public final class OutboxSql {
 
     /** The statements routes use through sql:ref:. */
     public static final List<String> STATEMENTS = List.of("claim", "mark", "record-failure", "heartbeat",
-            "delete-expired", "archive-add-partitions", "archive-expired", "archive-drop-expired", "delete-released-holds",
+            "delete-expired", "archive-add-partitions", "archive-expired", "archive-drop-expired",
+            "delete-released-holds",
             "backlog-stats", "inbox-record", "inbox-delete-expired");
 
     private OutboxSql() {

@@ -5,6 +5,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
+import io.outboxrelay.event.ExchangeNames;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -22,8 +23,6 @@ public final class InboxSpans {
 
     static final AttributeKey<Boolean> DUPLICATE = AttributeKey.booleanKey("outbox.inbox.duplicate");
     static final AttributeKey<String> CONSUMER = AttributeKey.stringKey("outbox.inbox.consumer");
-
-    private static final String SPAN = "inboxSpan";
 
     private volatile Tracing tracing;
 
@@ -50,7 +49,7 @@ public final class InboxSpans {
                 .setAttribute(SendSpans.SYSTEM, source.system())
                 .setAttribute(SendSpans.DESTINATION, source.destination())
                 .setAttribute(SendSpans.OPERATION, "process")
-                .setAttribute(CONSUMER, exchange.getProperty("inboxConsumer", String.class))
+                .setAttribute(CONSUMER, exchange.getProperty(ExchangeNames.INBOX_CONSUMER, String.class))
                 .setAttribute(DUPLICATE, false)
                 .startSpan();
         String id = message.getHeader("ce_id", String.class);
@@ -58,7 +57,7 @@ public final class InboxSpans {
             span.setAttribute(SendSpans.MESSAGE_ID, id);
         }
         on.propagator().inject(parent.with(span), message, MessageHeaders.CARRIER);
-        exchange.setProperty(SPAN, span);
+        exchange.setProperty(ExchangeNames.INBOX_SPAN, span);
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override
             public void onFailure(Exchange failed) {
@@ -79,7 +78,7 @@ public final class InboxSpans {
 
     /** The duplicate branch's step: the message was applied before, and dropped. */
     public void duplicate(Exchange exchange) {
-        if (exchange.getProperty(SPAN) instanceof Span span) {
+        if (exchange.getProperty(ExchangeNames.INBOX_SPAN) instanceof Span span) {
             span.setAttribute(DUPLICATE, true);
         }
     }

@@ -12,7 +12,9 @@ record MessagingEndpoint(String system, String destination) {
         return of(endpoint.getEndpointBaseUri());
     }
 
-    /** @param baseUri an endpoint's URI without its options, e.g. {@code kafka://orders} or {@code jms://queue:orders} */
+    /**
+     * @param baseUri an endpoint's URI without its options, e.g. {@code kafka://orders} or {@code jms://queue:orders}
+     */
     static MessagingEndpoint of(String baseUri) {
         int colon = baseUri.indexOf(':');
         String system = colon < 0 ? baseUri : baseUri.substring(0, colon);

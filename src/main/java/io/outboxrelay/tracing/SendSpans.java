@@ -9,6 +9,7 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.publish.KafkaAcknowledgement;
 import org.apache.camel.Endpoint;
@@ -42,10 +43,6 @@ public final class SendSpans extends EventNotifierSupport {
     /** The attempts recorded on the row before this claim, when there were some. */
     static final AttributeKey<Long> ATTEMPTS = AttributeKey.longKey("outbox.event.attempts");
 
-    /** The spans of the send under way on an exchange. */
-    private static final String SPANS = "outboxSendSpans";
-    /** An event sent alone keeps the writer's context across redeliveries (its header then names the last span). */
-    private static final String PARENT = "outboxTraceParent";
 
     private final Tracing tracing;
     private final String scheme;
@@ -84,7 +81,7 @@ public final class SendSpans extends EventNotifierSupport {
     }
 
     private void start(Exchange exchange, Endpoint endpoint) {
-        EventBatch batch = exchange.getProperty(EventBatch.PROPERTY, EventBatch.class);
+        EventBatch batch = exchange.getProperty(ExchangeNames.BATCH, EventBatch.class);
         if (batch == null || !endpoint.getEndpointUri().startsWith(scheme)) {
             return;
         }
@@ -97,14 +94,14 @@ public final class SendSpans extends EventNotifierSupport {
                 Message event = (Message) record;
                 sends.add(start(event, extract(event), name, destination, batch));
             }
-            exchange.setProperty(SPANS, sends);
+            exchange.setProperty(ExchangeNames.SEND_SPANS, sends);
         } else {
-            Context parent = exchange.getProperty(PARENT, Context.class);
+            Context parent = exchange.getProperty(ExchangeNames.TRACE_PARENT, Context.class);
             if (parent == null) {
                 parent = extract(message);
-                exchange.setProperty(PARENT, parent);
+                exchange.setProperty(ExchangeNames.TRACE_PARENT, parent);
             }
-            exchange.setProperty(SPANS, List.of(start(message, parent, name, destination, batch)));
+            exchange.setProperty(ExchangeNames.SEND_SPANS, List.of(start(message, parent, name, destination, batch)));
         }
     }
 
@@ -142,7 +139,8 @@ public final class SendSpans extends EventNotifierSupport {
 
     private void end(Exchange exchange) {
         @SuppressWarnings("unchecked")
-        List<Send> sends = exchange.removeProperty(SPANS) instanceof List<?> list ? (List<Send>) list : null;
+        List<Send> sends = exchange.removeProperty(ExchangeNames.SEND_SPANS) instanceof List<?> list
+                ? (List<Send>) list : null;
         if (sends == null) {
             return;
         }

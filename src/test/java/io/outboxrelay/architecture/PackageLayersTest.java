@@ -11,9 +11,9 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 
 /**
  * The packages import downward only. From the bottom: the model and the plain helpers (event, settings, sql); the
- * steps of an event's path (claim, publish, failure), metrics, the schema, health, the consumer's inbox and tracing; the composition (config); the
- * entry point and the operator's command line. A change that makes a lower package reach up fails here, naming the
- * classes.
+ * steps of an event's path (claim, publish, failure), metrics, the schema, health, the consumer's inbox and tracing;
+ * the composition (config); the entry point and the operator's command line. A change that makes a lower package
+ * reach up fails here, naming the classes.
  */
 class PackageLayersTest {
 

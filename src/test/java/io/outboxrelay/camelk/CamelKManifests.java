@@ -60,7 +60,10 @@ final class CamelKManifests {
         return CRD_OF_KIND.keySet();
     }
 
-    /** Schema errors of a camel.apache.org/v1 resource; unknown fields are errors, as with kubectl --validate=strict. */
+    /**
+     * Schema errors of a camel.apache.org/v1 resource; unknown fields are errors, as with kubectl
+     * --validate=strict.
+     */
     static List<Error> validate(JsonNode resource) {
         return SCHEMAS.getSchema(strict(crdSchema(resource.path("kind").asText()))).validate(resource);
     }
@@ -100,7 +103,8 @@ final class CamelKManifests {
         }
         ObjectNode node = (ObjectNode) schema;
         if (node.has("properties")) {
-            if (!node.has("additionalProperties") && !node.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
+            if (!node.has("additionalProperties")
+                    && !node.path("x-kubernetes-preserve-unknown-fields").asBoolean(false)) {
                 node.put("additionalProperties", false);
             }
             node.get("properties").forEach(CamelKManifests::strict);

@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Every manifest under deploy/camel-k is a valid Camel K 2.x resource, and they agree with the relay and each other. */
+/**
+ * Every manifest under deploy/camel-k is a valid Camel K 2.x resource, and they agree with the relay and each
+ * other.
+ */
 class CamelKManifestsTest {
 
     @Test
@@ -27,7 +30,8 @@ class CamelKManifestsTest {
         for (Path manifest : CamelKManifests.all()) {
             JsonNode resource = CamelKManifests.read(manifest);
             if (!CamelKManifests.CAMEL_API.equals(resource.path("apiVersion").asText())) {
-                assertEquals("v1", resource.path("apiVersion").asText(), manifest + ": only Camel K and core resources");
+                assertEquals("v1", resource.path("apiVersion").asText(),
+                        manifest + ": only Camel K and core resources");
                 continue;
             }
             List<Error> errors = CamelKManifests.validate(resource);
@@ -42,8 +46,30 @@ class CamelKManifestsTest {
     }
 
     @Test
+    void theInboxKameletsInsertIsTheRelaysInboxRecordStatement() throws Exception {
+        JsonNode kamelet = CamelKManifests.read(CamelKManifests.DIRECTORY.resolve(
+                "kamelets/postgresql-inbox-action.kamelet.yaml"));
+        String insert = null;
+        for (JsonNode step : kamelet.path("spec").path("template").path("from").path("steps")) {
+            String uri = step.path("to").path("uri").asText();
+            if (uri.startsWith("sql:INSERT")) {
+                insert = uri.substring("sql:".length());
+            }
+        }
+        String file = Files.readString(Path.of("src/main/resources/sql/inbox-record.sql"));
+        assertEquals(statement(file), statement(insert.replace("{{table}}", "{{inbox.table}}")));
+    }
+
+    /** A statement without its comment lines, its whitespace collapsed. */
+    private static String statement(String sql) {
+        return sql.lines().filter(line -> !line.strip().startsWith("--")).collect(Collectors.joining(" "))
+                .replaceAll("\\s+", " ").strip();
+    }
+
+    @Test
     void theValidationCatchesMisspeltFieldsAndWrongTypes() {
-        ObjectNode integration = (ObjectNode) CamelKManifests.read(CamelKManifests.DIRECTORY.resolve("outbox-relay.integration.yaml"));
+        ObjectNode integration = (ObjectNode) CamelKManifests.read(
+                CamelKManifests.DIRECTORY.resolve("outbox-relay.integration.yaml"));
         ObjectNode health = (ObjectNode) integration.path("spec").path("traits").path("health");
         health.set("livenesProbe", health.remove("livenessProbe"));
         ((ObjectNode) integration.get("spec")).put("replicas", "two");
@@ -56,7 +82,8 @@ class CamelKManifestsTest {
 
     @Test
     void pipesGiveTheKameletPropertiesItsSchemaAccepts() {
-        JsonNode kamelet = CamelKManifests.read(CamelKManifests.DIRECTORY.resolve("kamelets/postgresql-outbox-source.kamelet.yaml"));
+        JsonNode kamelet = CamelKManifests.read(
+                CamelKManifests.DIRECTORY.resolve("kamelets/postgresql-outbox-source.kamelet.yaml"));
         assertEquals("source", kamelet.path("metadata").path("labels").path("camel.apache.org/kamelet.type").asText());
         for (String pipe : List.of("outbox-to-kafka", "outbox-to-artemis")) {
             JsonNode source = CamelKManifests.read(CamelKManifests.DIRECTORY.resolve("pipes/" + pipe + ".pipe.yaml"))
@@ -75,7 +102,8 @@ class CamelKManifestsTest {
 
     @Test
     void theIntegrationRunsEveryRouteOfTheBundleAndProbesTheManagementPort() throws IOException {
-        JsonNode spec = CamelKManifests.read(CamelKManifests.DIRECTORY.resolve("outbox-relay.integration.yaml")).path("spec");
+        JsonNode spec = CamelKManifests.read(CamelKManifests.DIRECTORY.resolve("outbox-relay.integration.yaml"))
+                .path("spec");
         Set<String> sources = new TreeSet<>();
         for (JsonNode source : spec.path("sources")) {
             assertEquals(IntegrationSources.ROUTES_CONFIG_MAP, source.path("contentRef").asText());
@@ -83,8 +111,8 @@ class CamelKManifestsTest {
             sources.add(source.path("contentKey").asText());
         }
         try (Stream<Path> routes = Files.list(IntegrationSources.ROUTES)) {
-            assertEquals(routes.map(r -> r.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new)), sources,
-                    "the Integration's sources are the bundle's routes");
+            assertEquals(routes.map(r -> r.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new)),
+                    sources, "the Integration's sources are the bundle's routes");
         }
 
         JsonNode traits = spec.path("traits");
@@ -97,7 +125,9 @@ class CamelKManifestsTest {
         List<String> dependencies = new ArrayList<>();
         spec.path("dependencies").forEach(d -> dependencies.add(d.asText()));
         assertTrue(dependencies.containsAll(List.of("camel:sql", "camel:kafka")), dependencies.toString());
-        assertTrue(dependencies.stream().anyMatch(d -> d.startsWith("mvn:org.postgresql:postgresql:")), dependencies.toString());
-        assertTrue(dependencies.stream().anyMatch(d -> d.startsWith("mvn:io.outboxrelay:outbox-relay:")), dependencies.toString());
+        assertTrue(dependencies.stream().anyMatch(d -> d.startsWith("mvn:org.postgresql:postgresql:")),
+                dependencies.toString());
+        assertTrue(dependencies.stream().anyMatch(d -> d.startsWith("mvn:io.outboxrelay:outbox-relay:")),
+                dependencies.toString());
     }
 }

@@ -44,7 +44,8 @@ class CamelKRuntimeTest {
     void theIntegrationsSourcesRelayWithTheSettingsItMounts() throws Exception {
         String type = "cki" + UUID.randomUUID().toString().substring(0, 8);
         try (TestDatabase db = TestDatabase.create()) {
-            Main main = IntegrationSources.main(CamelKManifests.read(CamelKManifests.DIRECTORY.resolve("outbox-relay.integration.yaml")));
+            Main main = IntegrationSources.main(CamelKManifests.read(
+                    CamelKManifests.DIRECTORY.resolve("outbox-relay.integration.yaml")));
             // what differs from the cluster: where the database and Kafka are, and a free management port
             Map<String, String> here = new HashMap<>();
             here.put("outbox.db.url", db.url());
@@ -52,7 +53,8 @@ class CamelKRuntimeTest {
             here.put("camel.component.kafka.brokers", SharedKafka.broker().bootstrapServers());
             try (RelayInstance relay = RelayInstance.start(main, here)) {
                 for (int i = 0; i < 50; i++) {
-                    db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, 'E', '{}')",
+                    db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+                            + "VALUES (?, ?, 'E', '{}')",
                             type, "k" + (i % 5));
                 }
                 await().atMost(Duration.ofSeconds(60)).until(
@@ -77,10 +79,12 @@ class CamelKRuntimeTest {
             PGSimpleDataSource dataSource = new PGSimpleDataSource();
             dataSource.setURL(db.url());
             dataSource.setUser("postgres");
-            assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "app.events"), 32, true).isReady());
+            assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "app.events"), 32, true)
+                    .isReady());
 
             for (int i = 0; i < KEYS * EVENTS_PER_KEY; i++) {
-                db.update("INSERT INTO app.events (aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, 'OrderChanged', ?::jsonb)",
+                db.update("INSERT INTO app.events (aggregate_type, aggregate_id, event_type, payload) "
+                        + "VALUES (?, ?, 'OrderChanged', ?::jsonb)",
                         type, "order-" + (i % KEYS), "{\"n\": " + i + "}");
             }
             UUID bad = UUID.randomUUID();
@@ -108,13 +112,17 @@ class CamelKRuntimeTest {
                         "SELECT count(*) FROM app.events WHERE status = 'PUBLISHED'") == KEYS * EVENTS_PER_KEY);
             }
 
-            Map<String, Object> failed = db.query("SELECT status, attempts, last_error FROM app.events WHERE id = ?", bad).get(0);
+            Map<String, Object> failed = db.query(
+                    "SELECT status, attempts, last_error FROM app.events WHERE id = ?", bad).get(0);
             assertEquals("FAILED", failed.get("status"), "a row that can never be published fails at once: " + failed);
             assertEquals(1, failed.get("attempts"));
-            assertTrue(((String) failed.get("last_error")).contains("headers must be a JSON object"), failed.toString());
-            assertEquals(0, db.count("SELECT count(*) FROM app.events WHERE status = 'PENDING'"), "nothing left behind");
+            assertTrue(((String) failed.get("last_error")).contains("headers must be a JSON object"),
+                    failed.toString());
+            assertEquals(0, db.count("SELECT count(*) FROM app.events WHERE status = 'PENDING'"),
+                    "nothing left behind");
 
-            List<ConsumerRecord<String, byte[]>> records = SharedKafka.read(topic, KEYS * EVENTS_PER_KEY, Duration.ofSeconds(30));
+            List<ConsumerRecord<String, byte[]>> records = SharedKafka.read(topic, KEYS * EVENTS_PER_KEY,
+                    Duration.ofSeconds(30));
             assertEquals(KEYS * EVENTS_PER_KEY, records.size(), "one record per published row");
             Map<String, Map<String, Object>> rows = db.query(
                     "SELECT id::text AS id, seq, aggregate_id, payload::text AS payload FROM app.events").stream()
@@ -128,7 +136,8 @@ class CamelKRuntimeTest {
                 assertEquals(type, headers.get("ce_aggregatetype"));
                 long seq = (Long) row.get("seq");
                 Long previous = lastSeqOfKey.put(record.key(), seq);
-                assertTrue(previous == null || previous < seq, "per-key order: " + record.key() + " " + previous + " then " + seq);
+                assertTrue(previous == null || previous < seq,
+                        "per-key order: " + record.key() + " " + previous + " then " + seq);
             }
         }
     }

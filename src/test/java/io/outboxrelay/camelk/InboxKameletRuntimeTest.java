@@ -56,7 +56,8 @@ class InboxKameletRuntimeTest {
                                     + "&dataSource=ordersDb&table=app.inbox")
                             .to("mock:sink");
                     from("direct:apply-order").routeId("apply-order")
-                            .to("sql:INSERT INTO applied (order_id) VALUES (:#${header.ce_subject})?dataSource=#ordersDb")
+                            .to("sql:INSERT INTO applied (order_id) VALUES (:#${header.ce_subject})"
+                                    + "?dataSource=#ordersDb")
                             .filter(header("fail").isEqualTo("yes"))
                                 .throwException(new IllegalStateException("handler failed on purpose"));
                 }
@@ -69,7 +70,8 @@ class InboxKameletRuntimeTest {
                 Map<String, Object> headers = Map.of("ce_id", ceId, "ce_subject", "order-1", "ce_type", "OrderPlaced");
                 source.sendBodyAndHeaders("direct:source", "{}", headers);
                 source.sendBodyAndHeaders("direct:source", "{}", headers);
-                assertEquals(1, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-1'"), "the copy is dropped");
+                assertEquals(1, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-1'"),
+                        "the copy is dropped");
                 assertEquals(1, db.count("SELECT count(*) FROM app.inbox WHERE consumer = 'orders' AND message_id = ? "
                         + "AND type = 'OrderPlaced'", ceId));
 
@@ -77,12 +79,15 @@ class InboxKameletRuntimeTest {
                 assertThrows(CamelExecutionException.class, () -> source.sendBodyAndHeaders("direct:source", "{}",
                         Map.of("ce_id", failing, "ce_subject", "order-2", "fail", "yes")));
                 assertEquals(0, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-2'"), "rolled back");
-                assertEquals(0, db.count("SELECT count(*) FROM app.inbox WHERE message_id = ?", failing), "with its inbox row");
+                assertEquals(0, db.count("SELECT count(*) FROM app.inbox WHERE message_id = ?", failing),
+                        "with its inbox row");
                 source.sendBodyAndHeaders("direct:source", "{}", Map.of("ce_id", failing, "ce_subject", "order-2"));
-                assertEquals(1, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-2'"), "applied when redelivered");
+                assertEquals(1, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-2'"),
+                        "applied when redelivered");
 
                 source.sendBodyAndHeaders("direct:source", "{}", Map.of("ce_subject", "order-3"));
-                assertEquals(0, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-3'"), "no ce_id: not applied");
+                assertEquals(0, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-3'"),
+                        "no ce_id: not applied");
             }
         }
     }

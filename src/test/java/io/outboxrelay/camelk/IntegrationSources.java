@@ -34,7 +34,8 @@ final class IntegrationSources {
         Properties properties = new Properties();
         try (InputStream settings = Files.newInputStream(SETTINGS)) {
             properties.load(settings);
-            properties.load(new StringReader(CamelKManifests.read(SECRET).path("stringData").path("db.properties").asText()));
+            properties.load(new StringReader(
+                    CamelKManifests.read(SECRET).path("stringData").path("db.properties").asText()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -9,8 +9,8 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
-import io.outboxrelay.failure.FailedAttempts;
 import io.outboxrelay.support.RelayRoutesTestSupport;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.AdviceWith;
@@ -58,15 +58,14 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
 
     @Override
     protected void advise() throws Exception {
-        AdviceWith.adviceWith(context, "outbox-claim", route -> {
-            // the same queue and consumers; a seda consumer started with the context first sleeps its poll
-            // timeout (1 s by default), which would make every test a second longer
-            route.replaceFromWith(context.resolvePropertyPlaceholders(
-                    "seda:outbox-claims?size={{outbox.concurrent-claims}}"
-                            + "&concurrentConsumers={{outbox.concurrent-claims}}&pollTimeout=20"));
-            route.weaveById("claim-events").replace().to(CLAIM);
-            route.weaveById("mark-published").replace().to(MARK);
-        });
+        // the same queue and consumers; a seda consumer started with the context first sleeps its poll timeout (1 s
+        // by default), which would make every test a second longer
+        AdviceWith.adviceWith(context, "outbox-claim", route -> route.replaceFromWith(
+                context.resolvePropertyPlaceholders("seda:outbox-claims?size={{outbox.concurrent-claims}}"
+                        + "&concurrentConsumers={{outbox.concurrent-claims}}&pollTimeout=20")));
+        AdviceWith.adviceWith(context, "outbox-claim-events",
+                route -> route.weaveById("claim-events").replace().to(CLAIM));
+        AdviceWith.adviceWith(context, "outbox-mark", route -> route.weaveById("mark-published").replace().to(MARK));
         // the safety-net poll would add claims on its own schedule
         AdviceWith.adviceWith(context, "outbox-poll", route -> route.replaceFromWith("direct:outbox-poll"));
     }
@@ -90,7 +89,7 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
         });
         MockEndpoint recorded = getMockEndpoint(RECORD_FAILURE);
         recorded.expectedMessageCount(1);
-        recorded.expectedPropertyReceived(FailedAttempts.EVENT_ID, "a1");
+        recorded.expectedPropertyReceived(ExchangeNames.EVENT_ID, "a1");
         MockEndpoint mark = getMockEndpoint(MARK);
         mark.expectedMessageCount(1);
 

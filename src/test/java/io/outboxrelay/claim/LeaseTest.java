@@ -62,7 +62,8 @@ class LeaseTest {
                     type, "k" + i);
         }
         db.update("UPDATE outbox_partitions SET owner = 'crashed-relay', lease_until = now() + interval '3 seconds'");
-        Timestamp leaseEnd = (Timestamp) db.query("SELECT max(lease_until) AS t FROM outbox_partitions").get(0).get("t");
+        Timestamp leaseEnd = (Timestamp) db.query("SELECT max(lease_until) AS t FROM outbox_partitions")
+                .get(0).get("t");
 
         try (RelayInstance second = RelayInstance.start(settings("second"))) {
             await().atMost(Duration.ofSeconds(30)).until(
@@ -70,7 +71,8 @@ class LeaseTest {
         }
         List<Map<String, Object>> rows = db.query("SELECT published_at FROM outbox");
         for (Map<String, Object> row : rows) {
-            assertFalse(((Timestamp) row.get("published_at")).before(leaseEnd), "published only after the lease expired");
+            assertFalse(((Timestamp) row.get("published_at")).before(leaseEnd),
+                    "published only after the lease expired");
         }
         assertEquals(10, SharedKafka.read("outbox.event." + type, 10, Duration.ofSeconds(20)).size());
     }
@@ -93,8 +95,10 @@ class LeaseTest {
         }
 
         Map<String, Long> seqById = new HashMap<>();
-        db.query("SELECT id::text AS id, seq FROM outbox").forEach(r -> seqById.put((String) r.get("id"), (Long) r.get("seq")));
-        List<ConsumerRecord<String, byte[]>> records = SharedKafka.read("outbox.event." + type, events, Duration.ofSeconds(60));
+        db.query("SELECT id::text AS id, seq FROM outbox")
+                .forEach(r -> seqById.put((String) r.get("id"), (Long) r.get("seq")));
+        List<ConsumerRecord<String, byte[]>> records = SharedKafka.read("outbox.event." + type, events,
+                Duration.ofSeconds(60));
         assertEquals(events, records.size(), "every row once, no duplicates");
 
         Set<String> ids = new HashSet<>();
@@ -104,7 +108,8 @@ class LeaseTest {
             assertTrue(ids.add(id), "duplicate " + id);
             long seq = seqById.get(id);
             Long previous = lastSeqByKey.put(record.key(), seq);
-            assertTrue(previous == null || previous < seq, "key " + record.key() + ": seq " + seq + " after " + previous);
+            assertTrue(previous == null || previous < seq,
+                    "key " + record.key() + ": seq " + seq + " after " + previous);
         }
     }
 }

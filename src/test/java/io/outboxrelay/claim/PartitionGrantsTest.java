@@ -138,7 +138,8 @@ class PartitionGrantsTest {
         assertTrue(taken.stream().allMatch(g -> g != null));
         assertEquals(List.of(2, 2, 1), taken.subList(0, 3).stream().map(g -> g.partitions().length).toList(),
                 "the five that filled, ceil(5 / 4) = 2 per claim");
-        assertEquals(27, taken.get(3).partitions().length, "no hot one left: the next claim takes every other partition");
+        assertEquals(27, taken.get(3).partitions().length,
+                "no hot one left: the next claim takes every other partition");
         assertNull(grants.take(PartitionGrants.Wake.NEWS), "four claims in progress");
         // the first claim failed before it read (batch null): its partitions are free again, and it asks for nothing
         assertTrue(grants.release(taken.get(0), null), "but the news refused meanwhile is told");

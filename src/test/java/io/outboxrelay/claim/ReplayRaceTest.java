@@ -1,7 +1,6 @@
 package io.outboxrelay.claim;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 
 import io.outboxrelay.support.DeliveryReport;
@@ -30,8 +29,9 @@ class ReplayRaceTest {
             try (RelayInstance a = RelayInstance.start(slow.settings(db, "relay-a"));
                     RelayInstance b = RelayInstance.start(slow.settings(db, "relay-b"))) {
                 UUID failed = UUID.randomUUID();
-                db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload, status, attempts, "
-                        + "last_error) VALUES (?, ?, 'k', 'E', '{\"n\": 0}', 'FAILED', 10, 'rejected earlier')", failed, type);
+                db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload, status, "
+                        + "attempts, last_error) VALUES (?, ?, 'k', 'E', '{\"n\": 0}', 'FAILED', 10, "
+                        + "'rejected earlier')", failed, type);
                 db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
                         + "SELECT ?, 'k', 'E', jsonb_build_object('n', n) FROM generate_series(1, 8) AS n", type);
                 // one relay claimed the key's eight later events, and sends one every 500 ms

@@ -32,7 +32,8 @@ class SlowBatchLeaseTest {
                     RelayInstance b = RelayInstance.start(settings(slow, db, "relay-b"))) {
                 // two keys of 20 events: 20 rounds of 300 ms, one batch of about 6 s against a lease of 2 s
                 db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
-                        + "SELECT ?, 'key-' || (n % 2), 'E', jsonb_build_object('n', n) FROM generate_series(1, 40) AS n",
+                        + "SELECT ?, 'key-' || (n % 2), 'E', jsonb_build_object('n', n) "
+                        + "FROM generate_series(1, 40) AS n",
                         type);
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                         .until(() -> db.count("SELECT count(*) FROM outbox WHERE status = 'PUBLISHED'") == 40);

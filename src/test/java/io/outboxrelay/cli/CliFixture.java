@@ -82,7 +82,8 @@ final class CliFixture {
             case "PENDING" -> { }
             case "FAILED" -> {
                 db.update("UPDATE " + table + " SET status = 'FAILED', attempts = 3, "
-                        + "last_error = 'org.apache.kafka.common.errors.RecordTooLargeException: too large ' || id::text, "
+                        + "last_error = 'org.apache.kafka.common.errors.RecordTooLargeException: too large ' "
+                        + "|| id::text, "
                         + "next_attempt_at = now() + interval '40 seconds' WHERE id = ?", id);
                 holdsItsKey(id);
             }

@@ -40,7 +40,8 @@ class CommandLineTest extends OutboxTableTestSupport {
             assertTrue(result.out().matches("(?s).*\n  " + name + " +[A-Z].*"), name + " listed:\n" + result.out());
         }
         assertTrue(result.out().matches("(?s).*\nExit codes:\n  0 +done\n  1 +database unreachable or database "
-                + "error\n  2 +bad usage or bad setting\n  3 +replay refused \\(nothing changed\\)\n  4 +validate: some "
+                + "error\n  2 +bad usage or bad setting\n  3 +replay refused \\(nothing changed\\)\n"
+                + "  4 +validate: some "
                 + "PENDING rows would fail their schema\n"), result.out());
     }
 
@@ -80,8 +81,10 @@ class CommandLineTest extends OutboxTableTestSupport {
         assertEquals(0, result.exit(), result.toString());
         assertEquals("", result.err());
         assertTrue(result.out().startsWith("#!/usr/bin/env bash\n"), result.out());
-        assertTrue(result.out().contains("\ncomplete -F _complete_outbox-relay -o default outbox-relay "), result.out());
-        assertTrue(result.out().contains("local commands=\"status failed replay validate help completion\""), result.out());
+        assertTrue(result.out().contains("\ncomplete -F _complete_outbox-relay -o default outbox-relay "),
+                result.out());
+        assertTrue(result.out().contains("local commands=\"status failed replay validate help completion\""),
+                result.out());
         for (String option : new String[] {"--json", "--limit", "--key", "--aggregate-type", "--id", "--all",
             "--dry-run"}) {
             assertTrue(result.out().contains(option), option);
@@ -96,7 +99,8 @@ class CommandLineTest extends OutboxTableTestSupport {
                 + "jdbc:postgresql: URL",
         "outbox.db.url            | jdbc:postgresql://h:x/db | outbox.db.url='jdbc:postgresql://h:x/db': not a "
                 + "PostgreSQL JDBC URL",
-        "outbox.failed-blocks-key | maybe                    | outbox.failed-blocks-key='maybe': expected true or false",
+        "outbox.failed-blocks-key | maybe                    | outbox.failed-blocks-key='maybe': expected true or "
+                + "false",
     })
     void aBadSettingExitsTwoNamingTheKey(String key, String value, String message) {
         for (String command : new String[] {"status", "failed", "replay --all"}) {
@@ -137,7 +141,8 @@ class CommandLineTest extends OutboxTableTestSupport {
             assertEquals(1, result.exit(), result.toString());
             assertEquals("", result.out());
             assertTrue(result.err().startsWith("outbox-relay: cannot connect to the database at " + url
-                    + ": Connection to 127.0.0.1:1 refused. Check that the hostname and port are correct"), result.err());
+                    + ": Connection to 127.0.0.1:1 refused. Check that the hostname and port are correct"),
+                    result.err());
             assertEquals(1, result.err().lines().count(), result.err());
             assertFalse(result.err().contains("hunter2"), "the URL is shown without its query string");
             assertTrue(System.nanoTime() - start < 15_000_000_000L, "fails fast");

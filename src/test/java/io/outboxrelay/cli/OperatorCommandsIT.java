@@ -150,7 +150,8 @@ class OperatorCommandsIT extends OutboxTableTestSupport {
         Path out = Files.createTempFile("cli-", ".out");
         Path err = Files.createTempFile("cli-", ".err");
         try {
-            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
+                    .redirectError(err.toFile());
             builder.environment().putAll(environment);
             Process process = builder.start();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {

@@ -19,7 +19,6 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -47,7 +46,8 @@ class ReplayCommandTest extends OutboxTableTestSupport {
         failedB = outbox.insert("order/b", "FAILED");
         // a PENDING row being retried: a replay must not reset it (a relay may be sending it: twice published)
         pendingA = outbox.insert("order/a", "PENDING");
-        db.update("UPDATE outbox SET attempts = 2, last_error = 'timeout', next_attempt_at = now() + interval '1 minute' "
+        db.update("UPDATE outbox SET attempts = 2, last_error = 'timeout', "
+                + "next_attempt_at = now() + interval '1 minute' "
                 + "WHERE id = ?", pendingA);
         publishedB = outbox.insert("order/b", "PUBLISHED");
     }
@@ -198,7 +198,8 @@ class ReplayCommandTest extends OutboxTableTestSupport {
                 + "(--aggregate-type=T --aggregate-id=I)) are mutually exclusive",
         "replay --all --aggregate-type order --aggregate-id a => are mutually exclusive",
         "replay --id 42                            => Invalid value for option '--id' (UUID): '42' is not a UUID",
-        "replay --id 1-2-3-4-5                     => Invalid value for option '--id' (UUID): '1-2-3-4-5' is not a UUID",
+        "replay --id 1-2-3-4-5                     => Invalid value for option '--id' (UUID): '1-2-3-4-5' is not "
+                + "a UUID",
         "replay --id                               => Missing required parameter for option '--id' (UUID)",
         "replay --key order                        => Invalid value for option '--key': 'order' is not "
                 + "AGGREGATE_TYPE/AGGREGATE_ID",

@@ -46,7 +46,8 @@ class StatusCommandTest extends OutboxTableTestSupport {
         // a live relay owning five partitions with 2 events in flight, and a killed one whose partition's lease
         // expired (its in-flight figure no longer counts)
         db.update("INSERT INTO outbox_instances (instance_id, heartbeat_at, in_flight) "
-                + "VALUES ('relay-a', now() - interval '2 seconds', 2), ('relay-dead', now() - interval '5 minutes', 3)");
+                + "VALUES ('relay-a', now() - interval '2 seconds', 2), "
+                + "('relay-dead', now() - interval '5 minutes', 3)");
         db.update("UPDATE outbox_partitions SET owner = 'relay-a', lease_until = now() + interval '30 seconds' "
                 + "WHERE partition_number IN (0, 1, 2, 3, 7)");
         db.update("UPDATE outbox_partitions SET owner = 'relay-dead', lease_until = now() - interval '1 minute' "

@@ -119,8 +119,9 @@ class BadConfigurationTest {
                 int exit = second.waitForExit(Duration.ofSeconds(30));
                 String output = second.output();
                 assertEquals(2, exit, output);
-                assertTrue(output.lines().anyMatch(line -> line.startsWith("outbox-relay: invalid setting outbox.partitions='64'")
-                        && line.contains("has 32 partitions")), output);
+                assertTrue(output.lines().anyMatch(
+                        line -> line.startsWith("outbox-relay: invalid setting outbox.partitions='64'")
+                                && line.contains("has 32 partitions")), output);
             }
         }
     }

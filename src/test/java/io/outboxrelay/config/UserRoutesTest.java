@@ -50,7 +50,8 @@ class UserRoutesTest {
             settings.put("outbox.routes-dir", dir.toString());
             try (RelayInstance relay = RelayInstance.start(settings)) {
                 assertEquals("user-audit", relay.context().getRoute("user-audit").getRouteId());
-                await().atMost(Duration.ofSeconds(30)).until(() -> db.count("SELECT count(*) FROM user_route_ran") == 1);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> db.count("SELECT count(*) FROM user_route_ran") == 1);
             }
             assertEquals("hello from YAML", db.query("SELECT note FROM user_route_ran").get(0).get("note"));
         }

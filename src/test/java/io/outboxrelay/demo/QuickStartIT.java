@@ -32,7 +32,8 @@ class QuickStartIT {
     @AfterEach
     void dropDemoDatabases() throws Exception {
         for (String name : databases) {
-            try (var c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
+            try (var c = java.sql.DriverManager.getConnection(
+                    "jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
                     var st = c.createStatement()) {
                 st.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
             }
@@ -87,7 +88,8 @@ class QuickStartIT {
     }
 
     private static Process start(String database, String... extra) throws Exception {
-        Path log = Files.createTempFile(Files.createDirectories(Path.of("target", "relay-logs")), "quickstart-", ".log");
+        Path log = Files.createTempFile(Files.createDirectories(Path.of("target", "relay-logs")),
+                "quickstart-", ".log");
         // started as a terminal starts it: with SIGINT at its default disposition (a JVM started with SIGINT
         // ignored, as background jobs are, cannot handle Ctrl-C at all)
         List<String> command = new ArrayList<>(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die $!",

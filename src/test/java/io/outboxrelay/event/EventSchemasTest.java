@@ -33,7 +33,8 @@ class EventSchemasTest {
               "properties": {
                 "id": {"type": "integer"},
                 "total": {"type": "number"},
-                "lines": {"type": "array", "items": {"type": "object", "properties": {"qty": {"type": "integer", "minimum": 1}}}}
+                "lines": {"type": "array", "items": {"type": "object", "properties": \
+            {"qty": {"type": "integer", "minimum": 1}}}}
               }
             }""";
 
@@ -150,7 +151,8 @@ class EventSchemasTest {
         assertTrue(missing.getMessage().endsWith("nowhere': not a directory"), missing.getMessage());
 
         Path misplaced = write("OrderPlaced.schema.json", "{}");
-        InvalidSettingException e = assertThrows(InvalidSettingException.class, () -> EventSchemas.load(dir.toString()));
+        InvalidSettingException e = assertThrows(InvalidSettingException.class,
+                () -> EventSchemas.load(dir.toString()));
         assertTrue(e.getMessage().contains("schema file " + misplaced + " is not where a schema belongs: "
                 + "<aggregate_type>/<event_type>.schema.json"), e.getMessage());
     }

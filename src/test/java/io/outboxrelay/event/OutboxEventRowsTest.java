@@ -51,7 +51,8 @@ class OutboxEventRowsTest {
 
         // the partition is the grant's: the claim reads a partition's rows by the key's computed partition (V9)
         for (String column : new String[] {"e.id", "e.seq", "g.partition_number", "e.aggregate_type",
-                "e.aggregate_id", "e.event_type", "AS payload", "AS headers", "e.created_at", "e.attempts", "AS holds_key"}) {
+                "e.aggregate_id", "e.event_type", "AS payload", "AS headers", "e.created_at", "e.attempts",
+                "AS holds_key"}) {
             assertTrue(select.contains(column), column + " in " + select);
         }
     }

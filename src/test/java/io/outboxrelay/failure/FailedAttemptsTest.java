@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.metrics.RelayMetrics;
 import io.outboxrelay.publish.UnpublishableEventException;
@@ -54,8 +55,8 @@ class FailedAttemptsTest {
         attempts.describe(exchange);
 
         assertEquals("org.apache.kafka.common.errors.RecordTooLargeException: too large for orders",
-                exchange.getMessage().getHeader("outboxError"));
-        assertEquals(false, exchange.getMessage().getHeader("outboxUnpublishable"),
+                exchange.getMessage().getHeader(ExchangeNames.ERROR));
+        assertEquals(false, exchange.getMessage().getHeader(ExchangeNames.UNPUBLISHABLE),
                 "too large for now: the topic's limit may be raised");
     }
 
@@ -65,7 +66,7 @@ class FailedAttemptsTest {
 
         attempts.describe(exchange);
 
-        assertEquals(true, exchange.getMessage().getHeader("outboxUnpublishable"));
+        assertEquals(true, exchange.getMessage().getHeader(ExchangeNames.UNPUBLISHABLE));
     }
 
     @Test

@@ -80,7 +80,8 @@ class FailedBlocksKeyTest {
                 UUID otherKey = insert(db, type, "other", "{}");
 
                 await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(status(db, otherKey)));
-                assertEquals(40, db.count("SELECT count(*) FROM outbox WHERE aggregate_id = 'k' AND status = 'PENDING'"),
+                assertEquals(40, db.count("SELECT count(*) FROM outbox WHERE aggregate_id = 'k' "
+                        + "AND status = 'PENDING'"),
                         "the held key's events wait behind its FAILED event");
             }
         }
@@ -110,7 +111,8 @@ class FailedBlocksKeyTest {
                 await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(status(db, otherKey)));
 
                 assertEquals(List.of(Map.of("status", "PENDING", "attempts", 0)), db.query(
-                        "SELECT status, attempts FROM outbox WHERE aggregate_id = 'k' AND payload @> '{\"next\": true}'"),
+                        "SELECT status, attempts FROM outbox WHERE aggregate_id = 'k' "
+                                + "AND payload @> '{\"next\": true}'"),
                         "the event after the FAILED one waits, unsent");
             }
             assertEquals(2, SharedKafka.read("outbox.event." + type, 2, Duration.ofSeconds(30)).size());
@@ -133,7 +135,8 @@ class FailedBlocksKeyTest {
 
     private static UUID insert(TestDatabase db, String type, String key, String payload) {
         UUID id = UUID.randomUUID();
-        db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, ?, 'E', ?::jsonb)",
+        db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) "
+                + "VALUES (?, ?, ?, 'E', ?::jsonb)",
                 id, type, key, payload);
         return id;
     }

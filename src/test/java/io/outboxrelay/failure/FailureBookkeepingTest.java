@@ -110,7 +110,8 @@ class FailureBookkeepingTest {
         await().atMost(Duration.ofSeconds(60)).until(() -> "FAILED".equals(row(poison).get("status")));
         Map<String, Object> failed = row(poison);
         assertEquals(MAX_ATTEMPTS, failed.get("attempts"));
-        assertTrue(((String) failed.get("last_error")).startsWith("org.apache.kafka.common.errors.RecordTooLargeException"));
+        assertTrue(((String) failed.get("last_error"))
+                .startsWith("org.apache.kafka.common.errors.RecordTooLargeException"));
         // outbox.redelivery.maximum-redeliveries is 2 here, but not for a record too large for its topic
         assertEquals(0, redeliveries.get(), "no in-process redelivery of a record too large for its topic");
 
@@ -120,10 +121,12 @@ class FailureBookkeepingTest {
         // the broker is fixed, the operator replays: the event is published
         try (Admin admin = SharedKafka.broker().admin()) {
             admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC),
-                    List.of(new AlterConfigOp(new ConfigEntry("max.message.bytes", "1048576"), AlterConfigOp.OpType.SET))))
+                    List.of(new AlterConfigOp(new ConfigEntry("max.message.bytes", "1048576"),
+                            AlterConfigOp.OpType.SET))))
                     .all().get();
         }
-        int replayed = db.update("UPDATE outbox SET status='PENDING', attempts=0, next_attempt_at=now() WHERE status='FAILED'");
+        int replayed = db.update("UPDATE outbox SET status='PENDING', attempts=0, next_attempt_at=now() "
+                + "WHERE status='FAILED'");
         assertEquals(2, replayed);
         await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(row(poison).get("status")));
         assertEquals(null, row(poison).get("last_error"));
@@ -134,7 +137,8 @@ class FailureBookkeepingTest {
 
     private static UUID insert(String key, String payload) {
         UUID id = UUID.randomUUID();
-        db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, ?, ?, ?::jsonb)",
+        db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) "
+                + "VALUES (?, ?, ?, ?, ?::jsonb)",
                 id, TYPE, key, "OrderCreated", payload);
         return id;
     }

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.settings.RelaySettings;
 import io.outboxrelay.support.RelayInstance;
@@ -58,11 +59,12 @@ class FencedFailureTest {
     @BeforeEach
     void insertAnEventNotDueYet() {
         // not claimed by the relay itself: due in an hour
-        id = (String) db.query("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, next_attempt_at) "
-                + "VALUES ('order', 'o-' || gen_random_uuid(), 'E', '{}', now() + interval '1 hour') "
-                + "RETURNING id::text AS id").get(0).get("id");
-        partition = (int) db.count("SELECT outbox_partition(aggregate_type, aggregate_id) FROM outbox WHERE id = ?::uuid",
-                id);
+        id = (String) db.query(
+                "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, next_attempt_at) "
+                        + "VALUES ('order', 'o-' || gen_random_uuid(), 'E', '{}', now() + interval '1 hour') "
+                        + "RETURNING id::text AS id").get(0).get("id");
+        partition = (int) db.count(
+                "SELECT outbox_partition(aggregate_type, aggregate_id) FROM outbox WHERE id = ?::uuid", id);
     }
 
     @Test
@@ -119,8 +121,8 @@ class FencedFailureTest {
         EventBatch batch = EventBatch.of(List.of(new OutboxEvent(id, 1, partition, "order", "o", "E", "{}", null,
                 Instant.now(), 0)));
         Exchange exchange = new DefaultExchange(relay.context());
-        exchange.setProperty(EventBatch.PROPERTY, batch);
-        exchange.setProperty(FailedAttempts.EVENT_ID, id);
+        exchange.setProperty(ExchangeNames.BATCH, batch);
+        exchange.setProperty(ExchangeNames.EVENT_ID, id);
         exchange.setProperty(Exchange.EXCEPTION_CAUGHT, new IllegalStateException("broker said no"));
         ProducerTemplate template = relay.context().createProducerTemplate();
         Exchange done = template.send("direct:outbox-record-failure", exchange);

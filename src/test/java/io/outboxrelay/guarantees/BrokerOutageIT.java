@@ -40,7 +40,8 @@ class BrokerOutageIT {
             env.put("OUTBOX_LEASE", "PT60S");
             try (RelayProcess relay = RelayProcess.startJar(env, FaultTestSettings.managementPort(port))) {
                 relay.awaitOutput("(outbox-relay) started", Duration.ofSeconds(60));
-                db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES (?, 'p', 'E', ?::jsonb)",
+                db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+                        + "VALUES (?, 'p', 'E', ?::jsonb)",
                         poisonType, Payloads.tooBig(200_000));
                 try (ContinuousWriter writer = new ContinuousWriter(db, type, 200, rate, Integer.MAX_VALUE)) {
                     await().atMost(Duration.ofSeconds(60)).until(() -> FaultTestSettings.published(db) >= rate * 3);
@@ -51,20 +52,24 @@ class BrokerOutageIT {
                     long outageStart = System.nanoTime();
                     await().atMost(Duration.ofSeconds(60)).until(() -> FaultTestSettings.readiness(port) == 503);
                     // the broker stays down while the writer adds about 25 seconds' worth of events
-                    await().atMost(Duration.ofSeconds(120)).until(() -> writer.written() >= writtenAtStop + outageEvents);
+                    await().atMost(Duration.ofSeconds(120))
+                            .until(() -> writer.written() >= writtenAtStop + outageEvents);
                     long backlogAtRestart = db.count("SELECT count(*) FROM outbox WHERE status = 'PENDING'");
                     broker.restart();
                     long restartedAt = System.nanoTime();
                     await().atMost(Duration.ofSeconds(120)).until(() -> FaultTestSettings.readiness(port) == 200);
                     int total = writer.stop();
                     await().atMost(Duration.ofSeconds(180)).until(() -> db.count(
-                            "SELECT count(*) FROM outbox WHERE status = 'PUBLISHED' AND aggregate_type = ?", type) == total);
-                    System.out.printf("BrokerOutageIT: outage %d s, %d pending at restart, drained %d s after restart%n",
+                            "SELECT count(*) FROM outbox WHERE status = 'PUBLISHED' "
+                                    + "AND aggregate_type = ?", type) == total);
+                    System.out.printf("BrokerOutageIT: outage %d s, %d pending at restart, "
+                            + "drained %d s after restart%n",
                             (restartedAt - outageStart) / 1_000_000_000L, backlogAtRestart,
                             (System.nanoTime() - restartedAt) / 1_000_000_000L);
                 }
                 await().atMost(Duration.ofSeconds(120)).until(() -> "FAILED".equals(
-                        db.query("SELECT status FROM outbox WHERE aggregate_type = ?", poisonType).get(0).get("status")));
+                        db.query("SELECT status FROM outbox WHERE aggregate_type = ?", poisonType)
+                                .get(0).get("status")));
             }
 
             assertEquals(List.of(Map.of("aggregate_type", poisonType, "attempts", MAX_ATTEMPTS)),

@@ -37,7 +37,8 @@ class CrashIT {
                     long publishedAtKill = FaultTestSettings.published(db);
                     long restartedAt = System.nanoTime();
                     relay = start(db, brokers, kill);
-                    await().atMost(Duration.ofSeconds(60)).until(() -> FaultTestSettings.published(db) > publishedAtKill);
+                    await().atMost(Duration.ofSeconds(60))
+                            .until(() -> FaultTestSettings.published(db) > publishedAtKill);
                     System.out.printf("CrashIT: kill %d at %d published, progress again %d ms after restart%n",
                             kill, publishedAtKill, (System.nanoTime() - restartedAt) / 1_000_000);
                 }

@@ -99,7 +99,10 @@ class HealthDuringOutagesIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> watcher.lastStatus("ready") == 200);
     }
 
-    /** Keeps the outage for {@link #OUTAGE} (the probes' and the pool's timeouts come round), readiness DOWN to its end. */
+    /**
+     * Keeps the outage for {@link #OUTAGE} (the probes' and the pool's timeouts come round), readiness DOWN to its
+     * end.
+     */
     private static void staysDown(HealthWatcher watcher) {
         await("readiness still DOWN at the end of the outage").pollDelay(OUTAGE).atMost(OUTAGE.plusSeconds(5))
                 .until(() -> watcher.lastStatus("ready") == 503);

@@ -41,7 +41,9 @@ class InboxCrashIT {
                   - name: name
                     value: crash-consumer
                   - name: from
-                    value: "kafka:outbox.event.%s?groupId=inbox-crash&autoOffsetReset=earliest&breakOnFirstError=true&headerDeserializer=#kafkaStringHeaders&sessionTimeoutMs=6000&heartbeatIntervalMs=1000&maxPollRecords=20&pollTimeoutMs=1000"
+                    value: "kafka:outbox.event.%s?groupId=inbox-crash&autoOffsetReset=earliest&breakOnFirstError=true\
+            &headerDeserializer=#kafkaStringHeaders&sessionTimeoutMs=6000&heartbeatIntervalMs=1000\
+            &maxPollRecords=20&pollTimeoutMs=1000"
                   - name: handler
                     value: direct:apply-order
                   - name: duplicates
@@ -51,7 +53,8 @@ class InboxCrashIT {
                 from:
                   uri: direct:apply-order
                   steps:
-                    - to: "sql:INSERT INTO applied_orders (order_id, ce_id) VALUES (:#${header.ce_subject}, :#${header.ce_id})"
+                    - to: "sql:INSERT INTO applied_orders (order_id, ce_id) VALUES \
+            (:#${header.ce_subject}, :#${header.ce_id})"
                     # slow between the write and the commit: where the test kills or stops the process (a stop
                     # finishes the records of the consumer's current poll: maxPollRecords x 100 ms)
                     - delay:
@@ -61,7 +64,8 @@ class InboxCrashIT {
                 from:
                   uri: direct:note-duplicate
                   steps:
-                    - to: "sql:INSERT INTO dropped_duplicates (order_id, ce_id) VALUES (:#${header.ce_subject}, :#${header.ce_id})"
+                    - to: "sql:INSERT INTO dropped_duplicates (order_id, ce_id) VALUES \
+            (:#${header.ce_subject}, :#${header.ce_id})"
             """;
 
     @ParameterizedTest(name = "{0}")
@@ -126,7 +130,8 @@ class InboxCrashIT {
                     killedInTransaction);
             assertEquals(ORDERS, distinct, "no order missing");
             assertEquals(ORDERS, rows, "no order applied twice");
-            assertEquals(List.of(), db.query("SELECT order_id FROM applied_orders GROUP BY order_id HAVING count(*) > 1"));
+            assertEquals(List.of(),
+                    db.query("SELECT order_id FROM applied_orders GROUP BY order_id HAVING count(*) > 1"));
             assertEquals(ORDERS, inbox, "one inbox row per applied order");
             assertEquals(0, db.count("SELECT count(*) FROM applied_orders a JOIN inbox i ON i.message_id = a.ce_id "
                     + "WHERE i.consumer <> 'crash-consumer'"));

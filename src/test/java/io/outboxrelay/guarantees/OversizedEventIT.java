@@ -65,7 +65,8 @@ class OversizedEventIT {
                 // other keys keep flowing: events written after the rejection are published within seconds
                 insertSmall(db, type, 80, 120);
                 await("later events of other keys published").atMost(Duration.ofSeconds(10)).until(() -> db.count(
-                        "SELECT count(*) FROM outbox WHERE aggregate_id LIKE 'small-%' AND status = 'PUBLISHED'") == 120);
+                        "SELECT count(*) FROM outbox WHERE aggregate_id LIKE 'small-%' "
+                                + "AND status = 'PUBLISHED'") == 120);
                 await("the big event FAILED").atMost(Duration.ofSeconds(30))
                         .until(() -> "FAILED".equals(row(db, big).get("status")));
 
@@ -73,19 +74,22 @@ class OversizedEventIT {
                 assertEquals(MAX_ATTEMPTS, failed.get("attempts"));
                 assertTrue(((String) failed.get("last_error")).contains("RecordTooLargeException"), failed.toString());
                 assertEquals(List.of(), db.query("SELECT id, status, attempts, last_error FROM outbox "
-                                + "WHERE id <> ? AND (attempts > 0 OR last_error IS NOT NULL OR status = 'FAILED')", big),
+                                + "WHERE id <> ? AND (attempts > 0 OR last_error IS NOT NULL "
+                                + "OR status = 'FAILED')", big),
                         "no other event got an attempt, an error or FAILED");
                 if (failedBlocksKey) {
                     assertEquals("PENDING", row(db, afterBig).get("status"), "only the rejected event's key waits");
                 } else {
-                    await().atMost(Duration.ofSeconds(10)).until(() -> "PUBLISHED".equals(row(db, afterBig).get("status")));
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> "PUBLISHED".equals(row(db, afterBig).get("status")));
                 }
 
                 List<String> logLines = List.of(relay.output().split("\n"));
                 // what the start still prints after "started" (the HTTP endpoints, the first heartbeat's partitions) is
                 // not the rejection's
                 List<String> relayLog = logLines.subList(logLinesAtStart, logLines.size()).stream()
-                        .filter(line -> !line.contains("MainHttpServerUtil") && !line.contains("PartitionGrants - Partitions:"))
+                        .filter(line -> !line.contains("MainHttpServerUtil")
+                                && !line.contains("PartitionGrants - Partitions:"))
                         .toList();
                 System.out.printf("OversizedEventIT (%s, failed-blocks-key %s): %d log lines for %d attempts:%n%s%n",
                         compression, failedBlocksKey, relayLog.size(), MAX_ATTEMPTS,
@@ -110,7 +114,8 @@ class OversizedEventIT {
     }
 
     private static UUID insert(TestDatabase db, UUID id, String type, String key, String payload) {
-        db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, ?, 'E', ?::jsonb)",
+        db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) "
+                + "VALUES (?, ?, ?, 'E', ?::jsonb)",
                 id, type, key, payload);
         return id;
     }

@@ -39,7 +39,8 @@ class InboxTest {
                   - name: name
                     value: test-consumer
                   - name: from
-                    value: "kafka:%s?groupId=inbox-test&autoOffsetReset=earliest&breakOnFirstError=true&headerDeserializer=#kafkaStringHeaders"
+                    value: "kafka:%s?groupId=inbox-test&autoOffsetReset=earliest&breakOnFirstError=true\
+            &headerDeserializer=#kafkaStringHeaders"
                   - name: handler
                     value: direct:apply-order
             - route:
@@ -47,12 +48,14 @@ class InboxTest {
                 from:
                   uri: direct:apply-order
                   steps:
-                    - to: "sql:INSERT INTO applied_orders (order_id, body) VALUES (:#${header.ce_subject}, :#${bodyAs(String)})"
+                    - to: "sql:INSERT INTO applied_orders (order_id, body) VALUES \
+            (:#${header.ce_subject}, :#${bodyAs(String)})"
                     # fails while the test says so: after the business write, so the rollback must undo it
                     - filter:
                         simple: "${header.ce_subject} == 'order-flaky'"
                         steps:
-                          - to: "sql:SELECT count(*) AS failing FROM failing_orders WHERE order_id = :#${header.ce_subject}?outputType=SelectOne"
+                          - to: "sql:SELECT count(*) AS failing FROM failing_orders \
+            WHERE order_id = :#${header.ce_subject}?outputType=SelectOne"
                           - filter:
                               simple: "${body} > 0"
                               steps:
@@ -69,7 +72,8 @@ class InboxTest {
     @BeforeAll
     static void startConsumer() throws Exception {
         db = TestDatabase.create();
-        db.update("CREATE TABLE applied_orders (order_id text NOT NULL, body text, applied_at timestamptz DEFAULT now())");
+        db.update("CREATE TABLE applied_orders (order_id text NOT NULL, body text, "
+                + "applied_at timestamptz DEFAULT now())");
         db.update("CREATE TABLE failing_orders (order_id text PRIMARY KEY)");
         topic = "inbox-test-" + UUID.randomUUID().toString().substring(0, 8);
         Path routes = Files.createTempDirectory("inbox-routes");
@@ -106,7 +110,8 @@ class InboxTest {
         double duplicatesBefore = relay.counter("inbox.duplicates.dropped");
         send(ceId, "order-twice");
         send(ceId, "order-twice");
-        await().atMost(Duration.ofSeconds(60)).until(() -> relay.counter("inbox.duplicates.dropped") == duplicatesBefore + 1);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> relay.counter("inbox.duplicates.dropped") == duplicatesBefore + 1);
         assertEquals(1, db.count("SELECT count(*) FROM applied_orders WHERE order_id = 'order-twice'"));
         assertEquals(1, db.count("SELECT count(*) FROM inbox WHERE message_id = ? AND consumer = 'test-consumer' "
                 + "AND source = '/test' AND type = 'OrderPlaced'", ceId));
@@ -122,14 +127,16 @@ class InboxTest {
             await().atMost(Duration.ofSeconds(60)).until(() -> relay.counter("inbox.handler.failures") >= 3);
             assertEquals(0, db.count("SELECT count(*) FROM applied_orders WHERE order_id = 'order-flaky'"),
                     "the handler's write was rolled back");
-            assertEquals(0, db.count("SELECT count(*) FROM inbox WHERE message_id = ?", ceId), "and the inbox row with it");
+            assertEquals(0, db.count("SELECT count(*) FROM inbox WHERE message_id = ?", ceId),
+                    "and the inbox row with it");
         } finally {
             // the consumer redelivers it until it succeeds, holding its partition back meanwhile
             db.update("DELETE FROM failing_orders");
         }
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> db.count("SELECT count(*) FROM applied_orders WHERE order_id = 'order-flaky'") == 1);
-        await().atMost(Duration.ofSeconds(10)).until(() -> relay.counter("inbox.messages.consumed") >= consumedBefore + 1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> relay.counter("inbox.messages.consumed") >= consumedBefore + 1);
         assertEquals(1, db.count("SELECT count(*) FROM inbox WHERE message_id = ?", ceId));
     }
 
@@ -140,7 +147,8 @@ class InboxTest {
         String ceId = UUID.randomUUID().toString();
         send(ceId, "order-after-anonymous");
         await().atMost(Duration.ofSeconds(60))
-                .until(() -> db.count("SELECT count(*) FROM applied_orders WHERE order_id = 'order-after-anonymous'") == 1);
+                .until(() -> db.count(
+                        "SELECT count(*) FROM applied_orders WHERE order_id = 'order-after-anonymous'") == 1);
         assertEquals(invalidBefore + 1, relay.counter("inbox.messages.invalid"));
         assertEquals(0, db.count("SELECT count(*) FROM applied_orders WHERE order_id = 'order-anonymous'"));
     }
@@ -150,8 +158,10 @@ class InboxTest {
         // the janitor cleans an inbox this process uses
         String ceId = UUID.randomUUID().toString();
         send(ceId, "order-recent");
-        await().atMost(Duration.ofSeconds(60)).until(() -> db.count("SELECT count(*) FROM inbox WHERE message_id = ?", ceId) == 1);
-        db.update("INSERT INTO inbox (consumer, message_id, received_at) VALUES ('test-consumer', 'old-1', now() - interval '8 days'), "
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count("SELECT count(*) FROM inbox WHERE message_id = ?", ceId) == 1);
+        db.update("INSERT INTO inbox (consumer, message_id, received_at) "
+                + "VALUES ('test-consumer', 'old-1', now() - interval '8 days'), "
                 + "('test-consumer', 'old-2', now() - interval '7 days 1 minute')");
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> db.count("SELECT count(*) FROM inbox WHERE message_id LIKE 'old-%'") == 0);
@@ -159,7 +169,8 @@ class InboxTest {
     }
 
     private static void send(String ceId, String orderId) throws Exception {
-        ProducerRecord<String, String> record = new ProducerRecord<>(topic, orderId, "{\"orderId\": \"" + orderId + "\"}");
+        ProducerRecord<String, String> record = new ProducerRecord<>(topic, orderId,
+                "{\"orderId\": \"" + orderId + "\"}");
         record.headers().add("ce_id", ceId.getBytes(StandardCharsets.UTF_8));
         record.headers().add("ce_subject", orderId.getBytes(StandardCharsets.UTF_8));
         record.headers().add("ce_source", "/test".getBytes(StandardCharsets.UTF_8));

@@ -30,14 +30,16 @@ class OperatingEndpointsTest {
         try (TestDatabase db = TestDatabase.create()) {
             try (RelayInstance relay = RelayInstance.start(RelayInstance.reportingSettings(db))) {
                 for (int i = 0; i < 5; i++) {
-                    db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, 'E', '{}')",
+                    db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+                            + "VALUES (?, ?, 'E', '{}')",
                             type, "k" + i);
                 }
                 db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, headers) "
                         + "VALUES (?, 'bad', 'E', '{}', '\"not an object\"')", type);
                 // a pending row that is not due for an hour: backlog and oldest age
-                db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, created_at, next_attempt_at) "
-                        + "VALUES (?, 'later', 'E', '{}', now() - interval '90 seconds', now() + interval '1 hour')", type);
+                db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, created_at, "
+                        + "next_attempt_at) VALUES (?, 'later', 'E', '{}', now() - interval '90 seconds', "
+                        + "now() + interval '1 hour')", type);
 
                 String base = "http://127.0.0.1:" + relay.managementPort();
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
@@ -60,7 +62,8 @@ class OperatingEndpointsTest {
                 assertEquals("UP", health.get("status").asText(), health.toString());
                 boolean databaseUp = false;
                 for (JsonNode check : health.get("checks")) {
-                    databaseUp |= "database".equals(check.get("name").asText()) && "UP".equals(check.get("status").asText());
+                    databaseUp |= "database".equals(check.get("name").asText())
+                            && "UP".equals(check.get("status").asText());
                 }
                 assertTrue(databaseUp, health.toString());
                 assertTrue(get(base + "/observe/health/ready").contains("database"));

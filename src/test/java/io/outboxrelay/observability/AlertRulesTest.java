@@ -119,12 +119,15 @@ class AlertRulesTest {
                 new String[] {backlog + " > 1000\n        for: 5m", backlog + " > 1000\n        for: 3m"},
                 new String[] {failed + " > 0\n", failed + " > 1\n"},
                 new String[] {failed + " > 0\n", failed + " >= 0\n"},
-                new String[] {"expr: up{job=\"outbox-relay\"} == 0\n        for: 1m", "expr: up{job=\"outbox-relay\"} == 0\n        for: 0m"},
+                new String[] {"expr: up{job=\"outbox-relay\"} == 0\n        for: 1m",
+                        "expr: up{job=\"outbox-relay\"} == 0\n        for: 0m"},
                 new String[] {"expr: up{job=\"outbox-relay\"} == 0\n", "expr: up{job=\"outbox-relay\"} < 0\n"},
                 new String[] {"expr: absent(up{job=\"outbox-relay\"})\n", "expr: absent(up)\n"},
-                new String[] {"max by (job, table) " + age + " > 60\n", "max by (job, table, instance) " + age + " > 60\n"},
+                new String[] {"max by (job, table) " + age + " > 60\n",
+                        "max by (job, table, instance) " + age + " > 60\n"},
                 new String[] {"max by (job, table) " + age + " > 600\n", "min by (job, table) " + age + " > 600\n"},
-                new String[] {"max by (job, table) " + backlog + " > 10000\n", "max by (job, table, instance) " + backlog + " > 10000\n"},
+                new String[] {"max by (job, table) " + backlog + " > 10000\n",
+                        "max by (job, table, instance) " + backlog + " > 10000\n"},
                 new String[] {"max by (job, table) " + failed, "max by (job) " + failed});
 
         String rules = Files.readString(ALERT_RULES);
@@ -146,7 +149,8 @@ class AlertRulesTest {
                     survivors.add(mutation[0].strip() + "  ->  " + mutation[1].strip());
                 }
             }
-            assertTrue(survivors.isEmpty(), "the unit tests did not notice these rule changes:\n" + String.join("\n", survivors));
+            assertTrue(survivors.isEmpty(),
+                    "the unit tests did not notice these rule changes:\n" + String.join("\n", survivors));
         } finally {
             ObservabilityKit.deleteRecursively(dir);
         }
@@ -154,7 +158,8 @@ class AlertRulesTest {
 
     private static ObservabilityKit.Result assertSucceeds(Path dir, String... command) {
         ObservabilityKit.Result result = ObservabilityKit.run(dir, List.of(command));
-        assertEquals(0, result.exitCode(), () -> String.join(" ", command) + " (in " + dir + ") failed:\n" + result.output());
+        assertEquals(0, result.exitCode(),
+                () -> String.join(" ", command) + " (in " + dir + ") failed:\n" + result.output());
         return result;
     }
 }

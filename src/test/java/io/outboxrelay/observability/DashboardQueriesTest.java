@@ -69,13 +69,17 @@ class DashboardQueriesTest {
             new Topic("oldest pending age", "\\boutbox_oldest_pending_age_seconds\\b", "s"),
             new Topic("FAILED events", "\\boutbox_failed_events\\b", "short"),
             new Topic("commit-to-ack p50",
-                    "histogram_quantile\\(0\\.5,\\s*sum by \\(le\\) \\(rate\\(outbox_commit_to_ack_seconds_bucket\\b", "s"),
+                    "histogram_quantile\\(0\\.5,\\s*sum by \\(le\\) \\(rate\\(outbox_commit_to_ack_seconds_bucket\\b",
+                    "s"),
             new Topic("commit-to-ack p95",
-                    "histogram_quantile\\(0\\.95,\\s*sum by \\(le\\) \\(rate\\(outbox_commit_to_ack_seconds_bucket\\b", "s"),
+                    "histogram_quantile\\(0\\.95,\\s*sum by \\(le\\) \\(rate\\(outbox_commit_to_ack_seconds_bucket\\b",
+                    "s"),
             new Topic("commit-to-ack p99",
-                    "histogram_quantile\\(0\\.99,\\s*sum by \\(le\\) \\(rate\\(outbox_commit_to_ack_seconds_bucket\\b", "s"),
+                    "histogram_quantile\\(0\\.99,\\s*sum by \\(le\\) \\(rate\\(outbox_commit_to_ack_seconds_bucket\\b",
+                    "s"),
             new Topic("keys held back", "\\boutbox_keys_held_back\\b", "short"),
-            new Topic("events claimed per instance", "sum by \\(instance\\) \\(rate\\(outbox_events_claimed_total\\b", "events/s"),
+            new Topic("events claimed per instance",
+                    "sum by \\(instance\\) \\(rate\\(outbox_events_claimed_total\\b", "events/s"),
             new Topic("claims per instance", "sum by \\(instance\\) \\(rate\\(outbox_claims_total\\b", "claims/s"),
             new Topic("partitions owned per instance", "sum by \\(instance\\) \\(outbox_partitions_owned\\b", "short"),
             new Topic("live instances", "\\boutbox_instances_live\\b", "short"),
@@ -107,7 +111,8 @@ class DashboardQueriesTest {
         }
         List<String> problems = new ArrayList<>();
         for (Topic topic : REQUIRED) {
-            List<JsonNode> showing = panels.stream().filter(p -> exprs(p).stream().anyMatch(e -> topic.expr().matcher(e).find()))
+            List<JsonNode> showing = panels.stream()
+                    .filter(p -> exprs(p).stream().anyMatch(e -> topic.expr().matcher(e).find()))
                     .toList();
             if (showing.isEmpty()) {
                 problems.add(topic.name() + ": no panel queries " + topic.expr());
@@ -138,8 +143,9 @@ class DashboardQueriesTest {
                 // that rates and latency quantiles have data
                 db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, headers) "
                         + "VALUES (?, 'bad', 'E', '{}', '\"not an object\"')", type);
-                db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, created_at, next_attempt_at) "
-                        + "VALUES (?, 'later', 'E', '{}', now() - interval '700 seconds', now() + interval '1 hour')", type);
+                db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, created_at, "
+                        + "next_attempt_at) VALUES (?, 'later', 'E', '{}', now() - interval '700 seconds', "
+                        + "now() + interval '1 hour')", type);
                 try (ContinuousWriter writer = new ContinuousWriter(db, type, 50, 20, 2_000)) {
                     String target = "127.0.0.1:" + relay.managementPort();
                     int port = freePort();
@@ -231,7 +237,8 @@ class DashboardQueriesTest {
 
             Set<String> active = new TreeSet<>();
             for (JsonNode alert : JSON.readTree(get(api + "/api/v1/alerts")).path("data").path("alerts")) {
-                active.add(alert.path("labels").path("alertname").asText() + "/" + alert.path("labels").path("severity").asText());
+                active.add(alert.path("labels").path("alertname").asText() + "/"
+                        + alert.path("labels").path("severity").asText());
             }
             assertEquals(Set.of("OutboxFailedEvents/warning", "OutboxPendingEventTooOld/warning",
                     "OutboxPendingEventTooOld/critical"), active);
@@ -263,7 +270,8 @@ class DashboardQueriesTest {
             if ("instance".equals(name)) {
                 assertTrue(values.contains(relayTarget), "instance values " + values);
             }
-            variables.put(name, variable.path("includeAll").asBoolean() ? variable.path("allValue").asText() : values.get(0));
+            variables.put(name, variable.path("includeAll").asBoolean()
+                    ? variable.path("allValue").asText() : values.get(0));
         }
         assertEquals("outbox-relay", variables.get("job"));
         return variables;
@@ -321,7 +329,8 @@ class DashboardQueriesTest {
     }
 
     private String get(String url) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
         return response.body();
     }

@@ -59,7 +59,7 @@ class BatchPartsTest {
         acknowledge(sent.get(0), 10);
         acknowledge(sent.get(2), 11);
 
-        assertEquals(List.of("o2"), plan.collect(batch), "what the broker did not acknowledge goes one by one");
+        assertEquals(List.of("o2"), oneByOne(plan, batch), "what the broker did not acknowledge goes one by one");
         assertTrue(batch.isPublished("o1") && batch.isPublished("o3"));
     }
 
@@ -70,7 +70,7 @@ class BatchPartsTest {
         PublishPlan plan = parts("jms:queue:${header.ce_aggregatetype}").plan(batch);
 
         assertEquals(List.of(), plan.parts());
-        assertEquals(List.of("o1", "c1", "o2"), plan.collect(batch));
+        assertEquals(List.of("o1", "c1", "o2"), oneByOne(plan, batch));
     }
 
     @Test
@@ -84,7 +84,7 @@ class BatchPartsTest {
 
         assertEquals(List.of("o1", "b1", "b2"), ids(plan.parts().get(0)),
                 "the key's events before it go in the part, other keys carry on");
-        assertEquals(List.of("o1", "b1", "o2", "o3", "b2"), plan.collect(batch),
+        assertEquals(List.of("o1", "b1", "o2", "o3", "b2"), oneByOne(plan, batch),
                 "nothing acknowledged yet: all in claim order, o2 then o3 alone");
     }
 
@@ -102,7 +102,7 @@ class BatchPartsTest {
         assertEquals(List.of("o1", "b1"), ids(plan.parts().get(0)), "valid events and other keys go in the part");
         assertEquals("https://example.com/schemas/order/OrderPlaced.json",
                 eventMessages(plan.parts().get(0)).get(0).getHeader("ce_dataschema"));
-        assertEquals(List.of("o1", "b1", "o2", "o3"), plan.collect(batch),
+        assertEquals(List.of("o1", "b1", "o2", "o3"), oneByOne(plan, batch),
                 "the invalid one goes alone (and fails there), its key's later events after it");
     }
 
@@ -119,7 +119,7 @@ class BatchPartsTest {
         List<Message> sent = eventMessages(plan.parts().get(0));
         acknowledge(sent.get(0), 1);
         acknowledge(sent.get(1), 2);
-        assertEquals(List.of("o2", "o3"), plan.collect(batch), "the large one is refused alone, its key waits on it");
+        assertEquals(List.of("o2", "o3"), oneByOne(plan, batch), "the large one is refused alone, its key waits on it");
     }
 
     @Test
@@ -129,7 +129,7 @@ class BatchPartsTest {
         PublishPlan plan = parts(ENDPOINT).plan(batch);
 
         assertEquals(List.of(), plan.parts());
-        assertEquals(List.of(), plan.collect(batch));
+        assertEquals(List.of(), oneByOne(plan, batch));
     }
 
     private BatchParts parts(String endpoint) {
@@ -172,5 +172,11 @@ class BatchPartsTest {
     private static OutboxEvent customer(String id, String aggregateId) {
         return new OutboxEvent(id, 1, 0, "customer", aggregateId, "Registered", "{\"n\":\"" + id + "\"}", null,
                 Instant.EPOCH, 0);
+    }
+
+    /** What the claim's routes send one by one after the parts: the events the parts did not get acknowledged. */
+    private static List<String> oneByOne(PublishPlan plan, EventBatch batch) {
+        plan.acknowledge(batch);
+        return batch.unpublishedIds();
     }
 }

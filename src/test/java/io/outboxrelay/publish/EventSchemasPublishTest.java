@@ -75,7 +75,8 @@ class EventSchemasPublishTest {
 
                 await().atMost(Duration.ofSeconds(60)).until(() -> "FAILED".equals(row(db, invalid).get("status")));
                 await().atMost(Duration.ofSeconds(60)).until(() -> db.count(
-                        "SELECT count(*) FROM outbox WHERE status = 'PUBLISHED'") == VALID + 2 + (failedBlocksKey ? 0 : 1));
+                        "SELECT count(*) FROM outbox WHERE status = 'PUBLISHED'")
+                        == VALID + 2 + (failedBlocksKey ? 0 : 1));
 
                 Map<String, Object> failed = row(db, invalid);
                 assertEquals(1, failed.get("attempts"), "no retry: it cannot pass later");
@@ -99,7 +100,8 @@ class EventSchemasPublishTest {
             List<ConsumerRecord<String, byte[]>> records = SharedKafka.read("outbox.event." + type, published,
                     Duration.ofSeconds(30));
             assertEquals(published, records.size(), "every valid event once, the invalid one never");
-            Set<String> ids = records.stream().map(r -> SharedKafka.headers(r).get("ce_id")).collect(Collectors.toSet());
+            Set<String> ids = records.stream().map(r -> SharedKafka.headers(r).get("ce_id"))
+                    .collect(Collectors.toSet());
             assertFalse(ids.contains(invalid.toString()), "an invalid payload is never published");
             for (ConsumerRecord<String, byte[]> record : records) {
                 Map<String, String> headers = SharedKafka.headers(record);

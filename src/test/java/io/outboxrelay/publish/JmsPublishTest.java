@@ -32,7 +32,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The transport swap: only outbox.endpoint and outbox.jms.broker-url change, and a real Artemis broker gets the events. */
+/**
+ * The transport swap: only outbox.endpoint and outbox.jms.broker-url change, and a real Artemis broker gets the
+ * events.
+ */
 @Tag("services")
 class JmsPublishTest {
 

@@ -34,7 +34,8 @@ class KafkaPublishTest {
     static void start() {
         db = TestDatabase.create();
         String brokers = SharedKafka.broker().bootstrapServers();
-        Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}", brokers);
+        Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
+                brokers);
         settings.put("outbox.source", "/test/orders-service");
         relay = RelayInstance.start(settings);
     }
@@ -50,7 +51,8 @@ class KafkaPublishTest {
         String type = "kpt" + UUID.randomUUID().toString().substring(0, 8);
         for (int i = 0; i < EVENTS; i++) {
             // the contract's minimal writer statement
-            db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, ?, ?::jsonb)",
+            db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+                    + "VALUES (?, ?, ?, ?::jsonb)",
                     type, "order-" + (i % 20), "OrderCreated", "{\"n\": " + i + ", \"note\": \"caf\u00e9\"}");
         }
         UUID withHeaders = UUID.randomUUID();

@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 
 import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.EventSchemas;
+import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
-import io.outboxrelay.failure.FailedAttempts;
 import io.outboxrelay.support.RelayRoutesTestSupport;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -106,9 +106,10 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
         broker.expectedMessageCount(1 + redeliveries);
         MockEndpoint recorded = getMockEndpoint(RECORD_FAILURE);
         recorded.expectedMessageCount(1);
-        recorded.expectedHeaderReceived("outboxError", "java.lang.IllegalStateException: partition leader rejected it");
-        recorded.expectedHeaderReceived("outboxUnpublishable", false);
-        recorded.expectedPropertyReceived(FailedAttempts.EVENT_ID, "a1");
+        recorded.expectedHeaderReceived(ExchangeNames.ERROR,
+                "java.lang.IllegalStateException: partition leader rejected it");
+        recorded.expectedHeaderReceived(ExchangeNames.UNPUBLISHABLE, false);
+        recorded.expectedPropertyReceived(ExchangeNames.EVENT_ID, "a1");
 
         Exchange sent = publishEvent("a1", batch);
 
@@ -130,8 +131,8 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
         EventBatch withBroken = batch(broken, event("x2", "X"));
         MockEndpoint recorded = getMockEndpoint(RECORD_FAILURE);
         recorded.expectedMessageCount(1);
-        recorded.expectedHeaderReceived("outboxUnpublishable", true);
-        recorded.expectedPropertyReceived(FailedAttempts.EVENT_ID, "x1");
+        recorded.expectedHeaderReceived(ExchangeNames.UNPUBLISHABLE, true);
+        recorded.expectedPropertyReceived(ExchangeNames.EVENT_ID, "x1");
         getMockEndpoint(ORDERS).expectedMessageCount(0);
 
         Exchange sent = publishEvent("x1", withBroken);
@@ -139,7 +140,7 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
         MockEndpoint.assertIsSatisfied(context);
         assertNull(sent.getException());
         assertEquals(1, mapped.get(), "mapped once: no redelivery can make it a message");
-        String error = recorded.getReceivedExchanges().get(0).getMessage().getHeader("outboxError", String.class);
+        String error = recorded.getReceivedExchanges().get(0).getMessage().getHeader(ExchangeNames.ERROR, String.class);
         assertTrue(error.startsWith(UnpublishableEventException.class.getName() + ": event x1: headers must be"),
                 error);
         assertFalse(withBroken.maySend("x2"));
@@ -152,8 +153,8 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
         EventBatch withInvalid = batch(invalid, event("s2", "S"));
         MockEndpoint recorded = getMockEndpoint(RECORD_FAILURE);
         recorded.expectedMessageCount(1);
-        recorded.expectedHeaderReceived("outboxUnpublishable", true);
-        recorded.expectedPropertyReceived(FailedAttempts.EVENT_ID, "s1");
+        recorded.expectedHeaderReceived(ExchangeNames.UNPUBLISHABLE, true);
+        recorded.expectedPropertyReceived(ExchangeNames.EVENT_ID, "s1");
         getMockEndpoint(ORDERS).expectedMessageCount(0);
 
         Exchange sent = publishEvent("s1", withInvalid);
@@ -161,9 +162,10 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
         MockEndpoint.assertIsSatisfied(context);
         assertNull(sent.getException());
         assertEquals(1, mapped.get(), "mapped once: no redelivery can make it valid");
-        String error = recorded.getReceivedExchanges().get(0).getMessage().getHeader("outboxError", String.class);
-        assertTrue(error.startsWith(SchemaViolationException.class.getName() + ": event s1: payload rejected by schema "),
-                error);
+        String error = recorded.getReceivedExchanges().get(0).getMessage()
+                .getHeader(ExchangeNames.ERROR, String.class);
+        assertTrue(error.startsWith(
+                SchemaViolationException.class.getName() + ": event s1: payload rejected by schema "), error);
         assertTrue(error.endsWith("order/Checked.schema.json: (root): required property 'amount' not found"), error);
         assertFalse(withInvalid.maySend("s2"), "its key's later events wait");
     }
@@ -174,9 +176,9 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
         broker.expectedMessageCount(1);
         MockEndpoint recorded = getMockEndpoint(RECORD_FAILURE);
         recorded.expectedMessageCount(1);
-        recorded.expectedHeaderReceived("outboxError", RecordTooLargeException.class.getName()
+        recorded.expectedHeaderReceived(ExchangeNames.ERROR, RecordTooLargeException.class.getName()
                 + ": The message is 2000000 bytes");
-        recorded.expectedHeaderReceived("outboxUnpublishable", false);
+        recorded.expectedHeaderReceived(ExchangeNames.UNPUBLISHABLE, false);
 
         publishEvent("a1", batch);
 
@@ -217,7 +219,7 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
         broker.expectedMessageCount(1 + redeliveries);
         MockEndpoint recorded = getMockEndpoint(RECORD_FAILURE);
         recorded.expectedMessageCount(1);
-        recorded.expectedHeaderReceived("outboxError", error.getClass().getName() + ": " + error.getMessage());
+        recorded.expectedHeaderReceived(ExchangeNames.ERROR, error.getClass().getName() + ": " + error.getMessage());
 
         publishEvent("a1", batch);
 
@@ -289,7 +291,7 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
     private Exchange publishEvent(String id, EventBatch batch) {
         return template.send("direct:outbox-publish-event", exchange -> {
             exchange.getMessage().setBody(id);
-            exchange.setProperty(EventBatch.PROPERTY, batch);
+            exchange.setProperty(ExchangeNames.BATCH, batch);
         });
     }
 
@@ -306,7 +308,7 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
         return template.send("direct:outbox-publish-part", exchange -> {
             exchange.getMessage().setHeaders(new LinkedHashMap<>(messages.get(0).getHeaders()));
             exchange.getMessage().setBody(messages);
-            exchange.setProperty(EventBatch.PROPERTY, batch);
+            exchange.setProperty(ExchangeNames.BATCH, batch);
         });
     }
 

@@ -40,8 +40,8 @@ class ArchiveCrashIT {
             dataSource.setURL(db.url());
             dataSource.setUser("postgres");
             assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true).isReady());
-            db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, headers, status, attempts, "
-                    + "published_at, created_at) SELECT 'crash', 'key-' || (n % 1000), 'Updated', "
+            db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, headers, status, "
+                    + "attempts, published_at, created_at) SELECT 'crash', 'key-' || (n % 1000), 'Updated', "
                     + "jsonb_build_object('id', n, 'note', repeat('x', 200)), jsonb_build_object('n', n), 'PUBLISHED', "
                     + "n % 3, now() - interval '9 days' + n * interval '1 millisecond', now() - interval '10 days' "
                     + "FROM generate_series(1, ?) n", PUBLISHED);

@@ -33,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ArchiveTest {
 
     /** Every column of an archived row: the outbox's own, and the event's partition the archive stores. */
-    private static final String COLUMNS = "id, seq, aggregate_type, aggregate_id, event_type, payload::text AS payload, "
+    private static final String COLUMNS = "id, seq, aggregate_type, aggregate_id, event_type, "
+            + "payload::text AS payload, "
             + "headers::text AS headers, created_at, status, attempts, last_error, next_attempt_at, published_at, "
             + "partition_number";
     /** The same of a row still in the outbox, which computes its partition from its key (migration V9). */
@@ -69,8 +70,10 @@ class ArchiveTest {
                 assertEquals(3, db.count("SELECT count(DISTINCT archived_at) FROM outbox_archive"));
                 assertEquals(5, db.count("SELECT count(*) FROM outbox_archive WHERE archived_at > now() - interval "
                         + "'1 minute'"));
-                assertEquals(0, db.count("SELECT count(*) FROM outbox_archive_default"), "the month's partition exists");
-                await().atMost(Duration.ofSeconds(10)).until(() -> relay.counter("outbox.archive.rows.archived") == 5.0);
+                assertEquals(0, db.count("SELECT count(*) FROM outbox_archive_default"),
+                        "the month's partition exists");
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> relay.counter("outbox.archive.rows.archived") == 5.0);
 
                 db.update("ANALYZE outbox_archive");
                 await().atMost(Duration.ofSeconds(10)).until(() -> gauge(relay, "outbox.archive.rows") == 5.0);
@@ -197,7 +200,8 @@ class ArchiveTest {
 
     private static void insertOldPublished(TestDatabase db, String key, int rows) {
         db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, published_at) "
-                + "SELECT 't', ?, 'E', '{}', 'PUBLISHED', now() - interval '8 days' FROM generate_series(1, ?)", key, rows);
+                + "SELECT 't', ?, 'E', '{}', 'PUBLISHED', now() - interval '8 days' "
+                + "FROM generate_series(1, ?)", key, rows);
     }
 
     /** Makes the archive's partition of a month, as the janitor makes this month's. */

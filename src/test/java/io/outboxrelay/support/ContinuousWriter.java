@@ -47,7 +47,8 @@ public final class ContinuousWriter implements AutoCloseable {
                     connection = db.connect();
                 }
                 try (PreparedStatement ps = connection.prepareStatement(
-                        "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, 'E', ?::jsonb)")) {
+                        "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+                                + "VALUES (?, ?, 'E', ?::jsonb)")) {
                     int n = written.get();
                     ps.setString(1, type);
                     ps.setString(2, "key-" + ThreadLocalRandom.current().nextInt(keys));

@@ -103,7 +103,8 @@ public final class KafkaBroker implements AutoCloseable {
                 .start();
         try {
             if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
-                throw new IllegalStateException("kafka storage format failed: " + Files.readString(dir.resolve("format.log")));
+                throw new IllegalStateException("kafka storage format failed: "
+                        + Files.readString(dir.resolve("format.log")));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -120,11 +121,13 @@ public final class KafkaBroker implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        await("kafka broker on " + bootstrapServers()).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+        await("kafka broker on " + bootstrapServers()).atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
                 .ignoreExceptions()
                 .until(() -> {
                     if (!process.isAlive()) {
-                        throw new IllegalStateException("kafka broker exited: " + Files.readString(dir.resolve("broker.log")));
+                        throw new IllegalStateException("kafka broker exited: "
+                                + Files.readString(dir.resolve("broker.log")));
                     }
                     try (Admin admin = admin()) {
                         return !admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty();
@@ -169,8 +172,8 @@ public final class KafkaBroker implements AutoCloseable {
         String file = System.getProperty("kafka.broker.classpath.file", "target/kafka-broker.classpath");
         Path path = Path.of(file);
         if (!Files.exists(path)) {
-            throw new IllegalStateException(path + " is missing: run the tests through Maven (mvn test), which resolves "
-                    + "the broker's classpath from tools/kafka-broker/pom.xml");
+            throw new IllegalStateException(path + " is missing: run the tests through Maven (mvn test), "
+                    + "which resolves the broker's classpath from tools/kafka-broker/pom.xml");
         }
         return Files.readString(path).trim();
     }

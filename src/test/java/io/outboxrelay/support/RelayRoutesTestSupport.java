@@ -25,7 +25,6 @@ import io.outboxrelay.publish.CloudEventsMapper;
 import io.outboxrelay.publish.Destinations;
 import io.outboxrelay.publish.KafkaAdmin;
 import io.outboxrelay.publish.RecordSizeCheck;
-import io.outboxrelay.publish.SendOutcomes;
 import io.outboxrelay.publish.TopicLimits;
 import org.apache.camel.Message;
 import org.apache.camel.builder.AdviceWith;
@@ -42,7 +41,7 @@ import org.apache.camel.test.junit5.TestExecutionConfiguration;
  * endpoint per aggregate type (mock:outbox.event.TYPE), the SQL steps are advised into mock endpoints, and the beans
  * the routes call are the relay's own classes, built as config.RelayConfiguration builds them, except the broker
  * probe (the test says whether the broker answers) and the clock (fixed: a probe's answer lasts the whole test).
- * No DataSource is bound: a route step that reached the database would fail to resolve #outboxDataSource.
+ * No DataSource is bound: a route step that reached the database would fail (the sql component has none).
  */
 public abstract class RelayRoutesTestSupport extends CamelTestSupport {
 
@@ -130,7 +129,6 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
         registry.bind("cloudEventsMapper", mapper);
         registry.bind("recordSizeCheck", sizeCheck);
         registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck));
-        registry.bind("sendOutcomes", new SendOutcomes());
         registry.bind("brokerOutage", brokerOutage);
         registry.bind("failedAttempts", new FailedAttempts(metrics));
         registry.bind("partitionGrants", partitionGrants);

@@ -68,7 +68,8 @@ public final class SharedKafka {
 
     public static Map<String, String> headers(ConsumerRecord<?, ?> record) {
         return java.util.stream.StreamSupport.stream(record.headers().spliterator(), false)
-                .collect(Collectors.toMap(h -> h.key(), h -> new String(h.value(), java.nio.charset.StandardCharsets.UTF_8),
+                .collect(Collectors.toMap(h -> h.key(),
+                        h -> new String(h.value(), java.nio.charset.StandardCharsets.UTF_8),
                         (a, b) -> b));
     }
 

@@ -32,7 +32,8 @@ public final class SlowEndpoint {
                           steps:
                             - delay:
                                 constant: "%d"
-                            # the record key, which the relay sets only for a kafka: outbox.endpoint (KafkaConstants.KEY)
+                            # the record key, which the relay sets only for a kafka: outbox.endpoint \
+                    (KafkaConstants.KEY)
                             - setHeader:
                                 name: kafka.KEY
                                 simple: "${header.ce_subject}"

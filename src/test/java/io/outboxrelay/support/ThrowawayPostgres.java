@@ -33,7 +33,8 @@ public final class ThrowawayPostgres implements AutoCloseable {
             Path dir = Files.createTempDirectory("relay-pg");
             run("chown", "postgres", dir.toString());
             ThrowawayPostgres pg = new ThrowawayPostgres(dir.resolve("data"), KafkaBroker.freePort(), bin);
-            pg.asPostgres(bin.resolve("initdb").toString(), "-D", pg.dataDir.toString(), "-A", "trust", "-U", "postgres");
+            pg.asPostgres(bin.resolve("initdb").toString(), "-D", pg.dataDir.toString(),
+                    "-A", "trust", "-U", "postgres");
             pg.start();
             return pg;
         } catch (IOException e) {

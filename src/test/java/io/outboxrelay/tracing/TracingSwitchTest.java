@@ -53,7 +53,8 @@ class TracingSwitchTest {
         assertEquals(new MessagingEndpoint("jms", "orders"), MessagingEndpoint.of("jms://queue:orders"));
         assertEquals(new MessagingEndpoint("jms", "prices"), MessagingEndpoint.of("jms://topic:prices"));
         assertEquals(new MessagingEndpoint("amqp", "orders"), MessagingEndpoint.of("amqp://queue:orders"));
-        assertEquals(new MessagingEndpoint("amqp", "orders"), MessagingEndpoint.of("amqp:queue:orders?transacted=true"));
+        assertEquals(new MessagingEndpoint("amqp", "orders"),
+                MessagingEndpoint.of("amqp:queue:orders?transacted=true"));
         assertEquals(new MessagingEndpoint("direct", "source"), MessagingEndpoint.of("direct://source"));
     }
 
