@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -36,59 +37,55 @@ public class KameletRelay implements CamelContextAware {
     /** The Kamelet's route: every event of the outbox is sent here. */
     public static final String SINK = "direct:outbox-kamelet-sink";
 
-    private static final String[] ROUTES = {"claim.camel.yaml", "publish.camel.yaml", "failure.camel.yaml",
-        "heartbeat.camel.yaml", "retention.camel.yaml", "health.camel.yaml"};
+    /**
+     * The relay's routes (the jar's list), but the backlog gauges (their statement reads the table every
+     * outbox.metrics.refresh-ms: a Pipe asks for the source, not its dashboard) and the inbox (a consumer's side).
+     */
+    private static final List<String> ROUTES = UserRoutes.BUILT_IN_ROUTES.stream()
+            .filter(file -> !file.equals("backlog-metrics.camel.yaml") && !file.equals("inbox.camel.yaml")).toList();
 
-    private final Map<String, String> settings = new LinkedHashMap<>(Map.of("outbox.endpoint", SINK));
+    /**
+     * The Kamelet's parameters (postgresql-outbox-source.kamelet.yaml's properties) and the relay's settings they set,
+     * defined here once: KameletRelayTest checks the Kamelet's properties and their defaults against it and against
+     * application.properties. Durations are given to the Kamelet in seconds.
+     */
+    static final Map<String, String> SETTINGS_OF_PARAMETERS = Map.ofEntries(
+            Map.entry("databaseUrl", "outbox.db.url"),
+            Map.entry("username", "outbox.db.user"),
+            Map.entry("password", "outbox.db.password"),
+            Map.entry("table", "outbox.table"),
+            Map.entry("batchSize", "outbox.batch-size"),
+            Map.entry("pollDelay", "outbox.poll-delay-ms"),
+            Map.entry("leaseSeconds", "outbox.lease"),
+            Map.entry("maxAttempts", "outbox.max-attempts"),
+            Map.entry("backoffSeconds", "outbox.backoff.initial"),
+            Map.entry("maxBackoffSeconds", "outbox.backoff.max"),
+            Map.entry("source", "outbox.source"),
+            Map.entry("partitions", "outbox.partitions"));
 
-    // The Kamelet's parameters (postgresql-outbox-source.kamelet.yaml), as the relay's settings
+    /** The Kamelet's parameters, by their names in the Kamelet: its bean property {@code parameters[name]}. */
+    private final Map<String, Object> parameters = new LinkedHashMap<>();
 
-    public void setDatabaseUrl(String value) {
-        settings.put("outbox.db.url", value);
+    public Map<String, Object> getParameters() {
+        return parameters;
     }
 
-    public void setUsername(String value) {
-        settings.put("outbox.db.user", value);
+    /** The relay's settings the parameters give, and the Kamelet's route as outbox.endpoint. */
+    Map<String, String> settings() {
+        Map<String, String> settings = new LinkedHashMap<>(Map.of("outbox.endpoint", SINK));
+        parameters.forEach((name, value) -> {
+            String key = SETTINGS_OF_PARAMETERS.get(name);
+            if (key == null) {
+                throw new IllegalArgumentException("not a parameter of the outbox Kamelet: " + name);
+            }
+            settings.put(key, setting(name, String.valueOf(value)));
+        });
+        return settings;
     }
 
-    public void setPassword(String value) {
-        settings.put("outbox.db.password", value);
-    }
-
-    public void setTable(String value) {
-        settings.put("outbox.table", value);
-    }
-
-    public void setBatchSize(String value) {
-        settings.put("outbox.batch-size", value);
-    }
-
-    public void setPollDelay(String value) {
-        settings.put("outbox.poll-delay-ms", value);
-    }
-
-    public void setLeaseSeconds(String value) {
-        settings.put("outbox.lease", "PT" + value + "S");
-    }
-
-    public void setMaxAttempts(String value) {
-        settings.put("outbox.max-attempts", value);
-    }
-
-    public void setBackoffSeconds(String value) {
-        settings.put("outbox.backoff.initial", "PT" + value + "S");
-    }
-
-    public void setMaxBackoffSeconds(String value) {
-        settings.put("outbox.backoff.max", "PT" + value + "S");
-    }
-
-    public void setSource(String value) {
-        settings.put("outbox.source", value);
-    }
-
-    public void setPartitions(String value) {
-        settings.put("outbox.partitions", value);
+    /** A parameter's value as the relay's setting: the Kamelet gives durations in seconds. */
+    static String setting(String parameter, String value) {
+        return parameter.endsWith("Seconds") ? "PT" + value.trim() + "S" : value;
     }
 
     @Override
@@ -122,6 +119,7 @@ public class KameletRelay implements CamelContextAware {
     }
 
     private void install(CamelContext context) throws Exception {
+        Map<String, String> settings = settings();
         LOG.info("Installing the relay's routes for the Kamelet (table {})", settings.get("outbox.table"));
         PropertiesComponent properties = context.getPropertiesComponent();
         // the relay's defaults (its application.properties), then the Kamelet's parameters over them
@@ -133,9 +131,9 @@ public class KameletRelay implements CamelContextAware {
         settings.forEach(properties::addOverrideProperty);
         new RelayConfiguration().configure(context);
         // in one go: the route configurations (failure.camel.yaml) are in place before the routes that use them
-        Resource[] routes = new Resource[ROUTES.length];
-        for (int i = 0; i < ROUTES.length; i++) {
-            routes[i] = ResourceHelper.resolveMandatoryResource(context, "classpath:routes/" + ROUTES[i]);
+        Resource[] routes = new Resource[ROUTES.size()];
+        for (int i = 0; i < routes.length; i++) {
+            routes[i] = ResourceHelper.resolveMandatoryResource(context, "classpath:routes/" + ROUTES.get(i));
         }
         PluginHelper.getRoutesLoader(context).loadRoutes(routes);
     }

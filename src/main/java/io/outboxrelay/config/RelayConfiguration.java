@@ -13,9 +13,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.outboxrelay.claim.InsertListener;
-import io.outboxrelay.claim.LeaveOnStop;
-import io.outboxrelay.claim.NewEventsWatch;
+import io.outboxrelay.claim.ClaimBeans;
 import io.outboxrelay.claim.PartitionGrants;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEventRows;
@@ -25,22 +23,15 @@ import io.outboxrelay.health.BrokerHealthCheck;
 import io.outboxrelay.health.DatabaseHealthCheck;
 import io.outboxrelay.inbox.InboxSchema;
 import io.outboxrelay.metrics.RelayMetrics;
-import io.outboxrelay.publish.BatchParts;
-import io.outboxrelay.publish.BrokerOutage;
 import io.outboxrelay.publish.BrokerProbe;
 import io.outboxrelay.publish.CloudEventsMapper;
-import io.outboxrelay.publish.Destinations;
 import io.outboxrelay.publish.KafkaAdmin;
-import io.outboxrelay.publish.RecordSizeCheck;
-import io.outboxrelay.publish.TopicLimits;
-import io.outboxrelay.publish.TopicSizedBatches;
+import io.outboxrelay.publish.PublishBeans;
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.settings.InboxSettings;
 import io.outboxrelay.settings.RelaySettings;
 import io.outboxrelay.sql.OutboxSql;
-import io.outboxrelay.tracing.InboxSpans;
-import io.outboxrelay.tracing.SendSpans;
-import io.outboxrelay.tracing.Tracing;
+import io.outboxrelay.tracing.TracingBeans;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
@@ -50,7 +41,6 @@ import org.apache.camel.component.jms.JmsComponent;
 import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.component.sql.SqlComponent;
 import org.apache.camel.spi.ComponentCustomizer;
-import org.apache.camel.spi.PropertiesComponent;
 import org.apache.camel.spi.Registry;
 import org.apache.camel.spring.spi.SpringTransactionPolicy;
 import org.apache.camel.util.function.Suppliers;
@@ -74,7 +64,6 @@ public class RelayConfiguration implements CamelConfiguration {
 
     @Override
     public void configure(CamelContext context) {
-        PropertiesComponent properties = context.getPropertiesComponent();
         RelaySettings settings = NormalisedProperties.apply(context);
         InboxSettings inboxSettings = NormalisedProperties.applyInbox(context);
         // read and checked before anything starts: a bad schema file is bad configuration
@@ -128,11 +117,10 @@ public class RelayConfiguration implements CamelConfiguration {
             // first event is sent (the first send asks the cluster for its topic's size limit)
             CompletableFuture.runAsync(kafkaAdmin::problem);
         }
-        TopicLimits topicLimits = new TopicLimits(kafkaAdmin);
-        // each topic's producer batches no more than the topic accepts: a rejected event fails alone
-        context.getCamelContextExtension().registerEndpointCallback(new TopicSizedBatches(topicLimits));
         BrokerProbe brokerProbe = BrokerProbe.forScheme(settings.endpointScheme(), kafkaAdmin, jms, amqp);
-        registry.bind("brokerOutage", new BrokerOutage(brokerProbe, Clock.systemUTC()));
+        // publish: event to message (checked against its schema), parts by destination, the size check, the outage
+        PublishBeans.bind(context, settings.endpoint(), new CloudEventsMapper(settings.source(),
+                "kafka".equals(settings.endpointScheme()), schemas), kafkaAdmin, brokerProbe, Clock.systemUTC());
         addHealthCheck(context, "brokerHealthCheck", new BrokerHealthCheck(brokerProbe));
         addHealthCheck(context, "databaseHealthCheck", new DatabaseHealthCheck(settings.dbUrl(), settings.dbUser(),
                 settings.dbPassword(), schema));
@@ -143,39 +131,12 @@ public class RelayConfiguration implements CamelConfiguration {
         registry.bind("outboxEventRows", new OutboxEventRows());
 
         // claim: the partitions granted to claims (the heartbeat's state), inserts waking the claims, leaving on stop
-        PartitionGrants grants = new PartitionGrants(settings.concurrentClaims(), settings.batchSize(),
-                settings.lease(), relayMetrics::owned);
-        registry.bind("partitionGrants", grants);
-        LeaveOnStop leave = new LeaveOnStop(dataSource, OutboxSql.resolved(context, "leave"), settings.instanceId(),
-                grants);
-        // told when the context starts stopping (claiming stops), stopped after the routes (partitions given up)
-        context.getManagementStrategy().addEventNotifier(leave);
-        addService(context, leave);
-        // new events found without the writers paying for it (the sequence watch), or by LISTEN when the user opted in
-        addService(context, settings.wakeUp() == RelaySettings.WakeUp.NOTIFY
-                ? new InsertListener(dataSource, settings.table().qualified(), wake(context, "direct:outbox-wake"))
-                : new NewEventsWatch(dataSource, settings.table(),
-                        settings.wakeUp() == RelaySettings.WakeUp.CLAIM_INDEX, settings.wakeUpMinIntervalMs(),
-                        settings.wakeUpMaxIntervalMs(), wake(context, "direct:outbox-wake"),
-                        wake(context, "direct:outbox-look")));
-
-        // publish: event to message (checked against its schema), parts by destination, the size check, the routes'
-        // bookkeeping
-        CloudEventsMapper mapper = new CloudEventsMapper(settings.source(), "kafka".equals(settings.endpointScheme()),
-                schemas);
-        registry.bind("cloudEventsMapper", mapper);
-        Destinations destinations = new Destinations(context, settings.endpoint());
-        RecordSizeCheck sizeCheck = new RecordSizeCheck(destinations, topicLimits,
-                properties.resolveProperty("camel.component.kafka.compression-codec").orElse(null));
-        registry.bind("recordSizeCheck", sizeCheck);
-        registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck));
+        PartitionGrants grants = ClaimBeans.bindGrants(context, settings, relayMetrics::owned);
+        ClaimBeans.watch(context, settings, dataSource, grants, service -> addService(context, service),
+                endpoint -> wake(context, endpoint));
 
         // tracing (OpenTelemetry's environment, or its agent): a span per publish attempt and per inbox message
-        Tracing tracing = Tracing.of(context);
-        if (tracing.isOn()) {
-            context.getManagementStrategy().addEventNotifier(new SendSpans(tracing, settings.endpointScheme()));
-        }
-        registry.bind("inboxSpans", new InboxSpans(tracing));
+        TracingBeans.bind(context, settings.endpointScheme());
 
         // failure: the record-failure route's steps
         registry.bind("failedAttempts", new FailedAttempts(relayMetrics));

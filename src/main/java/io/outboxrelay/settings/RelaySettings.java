@@ -46,7 +46,7 @@ public record RelaySettings(
         Duration backoffMax,
         boolean failedBlocksKey,
         Duration retention,
-        String retentionMode,
+        RetentionMode retentionMode,
         int retentionIntervalMs,
         int retentionBatchSize,
         Duration archiveRetention,
@@ -60,6 +60,9 @@ public record RelaySettings(
      * index (the other candidate measured), or LISTEN for a trigger the user installed.
      */
     public enum WakeUp { SEQUENCE, CLAIM_INDEX, NOTIFY }
+
+    /** What retention does with old PUBLISHED rows (outbox.retention.mode): delete, or move to the archive. */
+    public enum RetentionMode { DELETE, ARCHIVE }
 
     private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
     /**
@@ -137,7 +140,7 @@ public record RelaySettings(
                 backoffMax,
                 r.bool("outbox.failed-blocks-key"),
                 r.duration("outbox.retention"),
-                r.choice("outbox.retention.mode", "delete", "archive"),
+                RetentionMode.valueOf(r.choice("outbox.retention.mode", "delete", "archive").toUpperCase()),
                 r.integer("outbox.retention.interval-ms", 1_000, Integer.MAX_VALUE),
                 r.integer("outbox.retention.batch-size", 1, 1_000_000),
                 r.optionalDuration("outbox.archive.retention"),
@@ -234,7 +237,7 @@ public record RelaySettings(
 
     /** outbox.retention.mode=archive: retention moves rows to the archive table instead of deleting them. */
     public boolean archiveMode() {
-        return "archive".equals(retentionMode);
+        return retentionMode == RetentionMode.ARCHIVE;
     }
 
     /** outbox.archive.retention as an interval, or "" to keep archived rows forever. */

@@ -67,7 +67,7 @@ class RelaySettingsTest {
         assertEquals(duration("outbox.retention"), s.retention());
         assertEquals(integer("outbox.retention.interval-ms"), s.retentionIntervalMs());
         assertEquals(integer("outbox.retention.batch-size"), s.retentionBatchSize());
-        assertEquals("delete", s.retentionMode());
+        assertEquals(RelaySettings.RetentionMode.DELETE, s.retentionMode());
         assertEquals(null, s.archiveRetention(), "archived rows are kept forever by default");
         assertEquals("", s.archiveRetentionInterval());
         assertEquals(integer("outbox.metrics.refresh-ms"), s.metricsRefreshMs());

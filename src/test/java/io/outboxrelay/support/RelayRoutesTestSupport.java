@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -13,19 +12,18 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.outboxrelay.claim.ClaimBeans;
 import io.outboxrelay.claim.PartitionGrants;
 import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.failure.FailedAttempts;
 import io.outboxrelay.metrics.RelayMetrics;
-import io.outboxrelay.publish.BatchParts;
 import io.outboxrelay.publish.BrokerOutage;
 import io.outboxrelay.publish.CloudEventsMapper;
-import io.outboxrelay.publish.Destinations;
 import io.outboxrelay.publish.KafkaAdmin;
-import io.outboxrelay.publish.RecordSizeCheck;
-import io.outboxrelay.publish.TopicLimits;
+import io.outboxrelay.publish.PublishBeans;
+import io.outboxrelay.settings.RelaySettings;
 import org.apache.camel.Message;
 import org.apache.camel.builder.AdviceWith;
 import org.apache.camel.spi.Registry;
@@ -39,8 +37,9 @@ import org.apache.camel.test.junit5.TestExecutionConfiguration;
 /**
  * The relay's real YAML routes in a Camel test context, without a database or a broker: outbox.endpoint is a mock
  * endpoint per aggregate type (mock:outbox.event.TYPE), the SQL steps are advised into mock endpoints, and the beans
- * the routes call are the relay's own classes, built as config.RelayConfiguration builds them, except the broker
- * probe (the test says whether the broker answers) and the clock (fixed: a probe's answer lasts the whole test).
+ * the routes call are the relay's own classes, made by the binders config.RelayConfiguration uses (PublishBeans,
+ * ClaimBeans), except the broker probe (the test says whether the broker answers), the clock (fixed: a probe's answer
+ * lasts the whole test) and Kafka's admin client (none: nothing may be asked, unless a test gives its own).
  * No DataSource is bound: a route step that reached the database would fail (the sql component has none).
  */
 public abstract class RelayRoutesTestSupport extends CamelTestSupport {
@@ -62,6 +61,11 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
 
     /** The route files under src/main/resources/routes/ this test runs. */
     protected abstract List<String> routeFiles();
+
+    /** What the relay asks Kafka (topic limits): by default nothing may be asked. */
+    protected KafkaAdmin kafkaAdmin() {
+        return new NoKafka();
+    }
 
     /** Replaces what else would reach the database or wait on a timer. */
     protected void advise() throws Exception {
@@ -112,30 +116,20 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
     }
 
     private void bindRelayBeans(Registry registry) {
-        String endpoint = context.resolvePropertyPlaceholders("{{outbox.endpoint}}");
+        // the relay's own settings from the test's properties, validated as the relay validates them
+        RelaySettings settings = RelaySettings.read(key -> context.getPropertiesComponent().resolveProperty(key),
+                scheme -> true);
         RelayMetrics metrics = new RelayMetrics(meters);
-        CloudEventsMapper mapper = new CountingMapper(context.resolvePropertyPlaceholders("{{outbox.source}}"), mapped,
-                eventSchemas());
-        Destinations destinations = new Destinations(context, endpoint);
-        RecordSizeCheck sizeCheck = new RecordSizeCheck(destinations, new TopicLimits(new NoKafka()), null);
-        brokerOutage = new BrokerOutage(() -> {
-            probes.incrementAndGet();
-            return brokerProblem;
-        }, Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC));
-        partitionGrants = new PartitionGrants(integer("outbox.concurrent-claims"), integer("outbox.batch-size"),
-                Duration.parse(context.resolvePropertyPlaceholders("{{outbox.lease}}")), metrics::owned);
-
+        // the same binders as config.RelayConfiguration's; the probe, the clock and Kafka's admin are the test's
+        PublishBeans.bind(context, settings.endpoint(), new CountingMapper(settings.source(), mapped, eventSchemas()),
+                kafkaAdmin(), () -> {
+                    probes.incrementAndGet();
+                    return brokerProblem;
+                }, Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC));
+        brokerOutage = registry.lookupByNameAndType("brokerOutage", BrokerOutage.class);
+        partitionGrants = ClaimBeans.bindGrants(context, settings, metrics::owned);
         registry.bind("relayMetrics", metrics);
-        registry.bind("cloudEventsMapper", mapper);
-        registry.bind("recordSizeCheck", sizeCheck);
-        registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck));
-        registry.bind("brokerOutage", brokerOutage);
         registry.bind("failedAttempts", new FailedAttempts(metrics));
-        registry.bind("partitionGrants", partitionGrants);
-    }
-
-    private int integer(String key) {
-        return Integer.parseInt(context.resolvePropertyPlaceholders("{{" + key + "}}"));
     }
 
     // --- helpers for the tests

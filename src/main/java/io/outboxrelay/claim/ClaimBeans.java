@@ -1,0 +1,52 @@
+package io.outboxrelay.claim;
+
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import javax.sql.DataSource;
+
+import io.outboxrelay.settings.RelaySettings;
+import io.outboxrelay.sql.OutboxSql;
+import org.apache.camel.CamelContext;
+
+/**
+ * The claim routes' beans, made one way for the jar, the Kamelet and the route tests: the partitions granted to
+ * claims (the heartbeat's state); and, where there is a database, what wakes the claims and what leaves the
+ * partitions on stop.
+ */
+public final class ClaimBeans {
+
+    private ClaimBeans() {
+    }
+
+    /** Binds partitionGrants. */
+    public static PartitionGrants bindGrants(CamelContext context, RelaySettings settings,
+            PartitionGrants.OwnershipListener listener) {
+        PartitionGrants grants = new PartitionGrants(settings.concurrentClaims(), settings.batchSize(),
+                settings.lease(), listener);
+        context.getRegistry().bind("partitionGrants", grants);
+        return grants;
+    }
+
+    /**
+     * Leaving on stop (told when the context starts stopping: claiming stops; stopped after the routes: partitions
+     * given up) and the wake-ups: new events found without the writers paying for it (the sequence watch), or by
+     * LISTEN when the user opted in.
+     *
+     * @param services adds a service stopped with the context
+     * @param wake sends to a claim route's endpoint (direct:outbox-wake, direct:outbox-look)
+     */
+    public static void watch(CamelContext context, RelaySettings settings, DataSource dataSource,
+            PartitionGrants grants, Consumer<Object> services, Function<String, Runnable> wake) {
+        LeaveOnStop leave = new LeaveOnStop(dataSource, OutboxSql.resolved(context, "leave"), settings.instanceId(),
+                grants);
+        context.getManagementStrategy().addEventNotifier(leave);
+        services.accept(leave);
+        services.accept(settings.wakeUp() == RelaySettings.WakeUp.NOTIFY
+                ? new InsertListener(dataSource, settings.table().qualified(), wake.apply("direct:outbox-wake"))
+                : new NewEventsWatch(dataSource, settings.table(),
+                        settings.wakeUp() == RelaySettings.WakeUp.CLAIM_INDEX, settings.wakeUpMinIntervalMs(),
+                        settings.wakeUpMaxIntervalMs(), wake.apply("direct:outbox-wake"),
+                        wake.apply("direct:outbox-look")));
+    }
+}

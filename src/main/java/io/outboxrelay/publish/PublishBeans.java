@@ -1,0 +1,34 @@
+package io.outboxrelay.publish;
+
+import java.time.Clock;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.spi.Registry;
+
+/**
+ * The publish and claim routes' publishing beans, made one way for the jar, the Kamelet and the route tests: the
+ * event mapper, the parts ({@code batchParts}), the size check and the broker outage; and each Kafka topic's producer
+ * sized to what the topic accepts. What reaches outside is given: the mapper, Kafka's admin client, the broker probe,
+ * the clock (a route test gives its own).
+ */
+public final class PublishBeans {
+
+    private PublishBeans() {
+    }
+
+    /** @param endpoint outbox.endpoint */
+    public static void bind(CamelContext context, String endpoint, CloudEventsMapper mapper, KafkaAdmin kafkaAdmin,
+            BrokerProbe probe, Clock clock) {
+        Registry registry = context.getRegistry();
+        TopicLimits topicLimits = new TopicLimits(kafkaAdmin);
+        // each topic's producer batches no more than the topic accepts: a rejected event fails alone
+        context.getCamelContextExtension().registerEndpointCallback(new TopicSizedBatches(topicLimits));
+        Destinations destinations = new Destinations(context, endpoint);
+        RecordSizeCheck sizeCheck = new RecordSizeCheck(destinations, topicLimits, context.getPropertiesComponent()
+                .resolveProperty("camel.component.kafka.compression-codec").orElse(null));
+        registry.bind("cloudEventsMapper", mapper);
+        registry.bind("recordSizeCheck", sizeCheck);
+        registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck));
+        registry.bind("brokerOutage", new BrokerOutage(probe, clock));
+    }
+}

@@ -1,0 +1,121 @@
+package io.outboxrelay.publish;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import io.outboxrelay.event.OutboxEvent;
+import io.outboxrelay.support.RelayRoutesTestSupport;
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.builder.AdviceWith;
+import org.apache.camel.builder.NotifyBuilder;
+import org.apache.camel.component.kafka.KafkaConstants;
+import org.apache.camel.component.mock.MockEndpoint;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The claim's routes as routes on a Kafka endpoint: claim -> a part per destination (outbox-send-batch, the part's
+ * send advised into a mock that answers for each record as camel-kafka does) -> what a part did not get acknowledged,
+ * alone (outbox-send-alone) -> mark. No broker: the sends are mocks; no database: the SQL steps are mocks.
+ */
+@Timeout(20)
+class BatchPartsRouteTest extends RelayRoutesTestSupport {
+
+    private static final String CLAIM = "mock:claim";
+    private static final String MARK = "mock:mark";
+    private static final String PART = "mock:part";
+    private static final String ALONE = "mock:alone";
+
+    @Override
+    protected List<String> routeFiles() {
+        return List.of("failure.camel.yaml", "publish.camel.yaml", "claim.camel.yaml");
+    }
+
+    @Override
+    protected Properties properties() {
+        Properties properties = super.properties();
+        properties.setProperty("outbox.endpoint", "kafka:outbox.event.${header.ce_aggregatetype}");
+        return properties;
+    }
+
+    @Override
+    protected KafkaAdmin kafkaAdmin() {
+        return new FakeKafkaAdmin().limit("outbox.event.order", 1_000_000).limit("outbox.event.customer", 1_000_000);
+    }
+
+    @Override
+    protected void advise() throws Exception {
+        AdviceWith.adviceWith(context, "outbox-claim", route -> route.replaceFromWith(
+                context.resolvePropertyPlaceholders("seda:outbox-claims?size={{outbox.concurrent-claims}}"
+                        + "&concurrentConsumers={{outbox.concurrent-claims}}&pollTimeout=20")));
+        AdviceWith.adviceWith(context, "outbox-claim-events",
+                route -> route.weaveById("claim-events").replace().to(CLAIM));
+        AdviceWith.adviceWith(context, "outbox-mark", route -> route.weaveById("mark-published").replace().to(MARK));
+        AdviceWith.adviceWith(context, "outbox-publish-part", route -> route.weaveById("send-part").replace().to(PART));
+        AdviceWith.adviceWith(context, "outbox-publish-event",
+                route -> route.weaveById("send-event").replace().to(ALONE));
+        AdviceWith.adviceWith(context, "outbox-poll", route -> route.replaceFromWith("direct:outbox-poll"));
+    }
+
+    @BeforeEach
+    void ownPartitionZero() {
+        partitionGrants.heartbeatParameters();
+        partitionGrants.heartbeat(List.of(Map.of("partition_number", 0, "taken", true, "giving_up", false,
+                "live_instances", 1)));
+    }
+
+    @Test
+    void aPartPerDestinationThenWhatNoPartGotAcknowledgedAloneThenOneMark() throws Exception {
+        MockEndpoint claim = getMockEndpoint(CLAIM);
+        claim.whenExchangeReceived(1, exchange -> exchange.getMessage().setBody(List.of(event("o1", "order", "A"),
+                event("c1", "customer", "X"), event("o2", "order", "B"), event("o3", "order", "C"))));
+        claim.whenAnyExchangeReceived(exchange -> exchange.getMessage().setBody(List.of()));
+        // camel-kafka's answer per record: appended (with an offset), except o2 (a failed record: no offset)
+        getMockEndpoint(PART).whenAnyExchangeReceived(exchange -> {
+            for (Object record : exchange.getMessage().getBody(List.class)) {
+                Message message = (Message) record;
+                boolean appended = !"o2".equals(message.getHeader("ce_id"));
+                message.setHeader(KafkaConstants.KAFKA_RECORD_META, List.of(new RecordMetadata(
+                        new TopicPartition("t", 0), appended ? 7 : -1, 0, 0, 1, 2)));
+            }
+        });
+        getMockEndpoint(PART).expectedMessageCount(2);
+        getMockEndpoint(ALONE).expectedMessageCount(1);
+        getMockEndpoint(MARK).expectedMessageCount(1);
+
+        NotifyBuilder done = new NotifyBuilder(context).fromRoute("outbox-claim")
+                .filter(exchange -> exchange.getProperty(Exchange.SPLIT_INDEX) == null).whenDone(1).create();
+        template.sendBody("direct:outbox-wake", null);
+        assertTrue(done.matches(10, TimeUnit.SECONDS), "the claim did not finish");
+
+        MockEndpoint.assertIsSatisfied(context);
+        Set<List<Object>> parts = Set.of(ids(getMockEndpoint(PART).getReceivedExchanges().get(0)),
+                ids(getMockEndpoint(PART).getReceivedExchanges().get(1)));
+        assertEquals(Set.of(List.of("o1", "o2", "o3"), List.of("c1")), parts, "a part per destination, claim order");
+        assertEquals("o2", getMockEndpoint(ALONE).getReceivedExchanges().get(0).getMessage().getHeader("ce_id"),
+                "the record the part did not get appended goes alone");
+        Map<?, ?> marked = getMockEndpoint(MARK).getReceivedExchanges().get(0).getMessage().getBody(Map.class);
+        assertEquals(Set.of("o1", "o2", "o3", "c1"), Set.of((String[]) marked.get("ids")));
+        assertEquals(4.0, count("outbox.events.published"));
+    }
+
+    private static List<Object> ids(Exchange part) {
+        return part.getMessage().getBody(List.class).stream().map(m -> ((Message) m).getHeader("ce_id")).toList();
+    }
+
+    private static OutboxEvent event(String id, String type, String key) {
+        return new OutboxEvent(id, id.hashCode(), 0, type, key, "Created", "{\"id\":\"" + id + "\"}", null,
+                Instant.EPOCH, 0);
+    }
+}
