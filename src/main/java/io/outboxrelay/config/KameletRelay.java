@@ -7,6 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Collectors;
+
+import io.outboxrelay.settings.Setting;
+import io.outboxrelay.settings.SettingsCatalogue;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
@@ -46,22 +50,12 @@ public class KameletRelay implements CamelContextAware {
 
     /**
      * The Kamelet's parameters (postgresql-outbox-source.kamelet.yaml's properties) and the relay's settings they set,
-     * defined here once: KameletRelayTest checks the Kamelet's properties and their defaults against it and against
-     * application.properties. Durations are given to the Kamelet in seconds.
+     * as the settings catalogue defines them: SettingsDefinedOnceTest checks the Kamelet's properties and their
+     * defaults against it. Durations are given to the Kamelet in seconds.
      */
-    static final Map<String, String> SETTINGS_OF_PARAMETERS = Map.ofEntries(
-            Map.entry("databaseUrl", "outbox.db.url"),
-            Map.entry("username", "outbox.db.user"),
-            Map.entry("password", "outbox.db.password"),
-            Map.entry("table", "outbox.table"),
-            Map.entry("batchSize", "outbox.batch-size"),
-            Map.entry("pollDelay", "outbox.poll-delay-ms"),
-            Map.entry("leaseSeconds", "outbox.lease"),
-            Map.entry("maxAttempts", "outbox.max-attempts"),
-            Map.entry("backoffSeconds", "outbox.backoff.initial"),
-            Map.entry("maxBackoffSeconds", "outbox.backoff.max"),
-            Map.entry("source", "outbox.source"),
-            Map.entry("partitions", "outbox.partitions"));
+    static final Map<String, String> SETTINGS_OF_PARAMETERS = SettingsCatalogue.ALL.stream()
+            .filter(setting -> setting.kameletParameter() != null)
+            .collect(Collectors.toUnmodifiableMap(Setting::kameletParameter, Setting::key));
 
     /** The Kamelet's parameters, by their names in the Kamelet: its bean property {@code parameters[name]}. */
     private final Map<String, Object> parameters = new LinkedHashMap<>();

@@ -25,6 +25,7 @@ import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.PathType;
 import io.outboxrelay.settings.InvalidSettingException;
+import io.outboxrelay.settings.SettingsCatalogue;
 
 /**
  * The event schemas of outbox.schemas-dir: {@code <aggregate_type>/<event_type>.schema.json}, JSON Schema files read,
@@ -38,7 +39,7 @@ import io.outboxrelay.settings.InvalidSettingException;
  */
 public final class EventSchemas {
 
-    public static final String SETTING = "outbox.schemas-dir";
+    public static final String SETTING = SettingsCatalogue.SCHEMAS_DIR.key();
     /** No directory: no event is checked. */
     public static final EventSchemas NONE = new EventSchemas("", Map.of());
 

@@ -13,9 +13,9 @@ public record InboxSettings(TableName table, boolean migrate, Duration retention
     public static InboxSettings read(Function<String, Optional<String>> property) {
         RelaySettings.Reader r = new RelaySettings.Reader(property);
         return new InboxSettings(
-                TableName.parse("inbox.table", r.text("inbox.table")),
-                r.bool("inbox.schema.migrate"),
-                r.duration("inbox.retention"));
+                TableName.parse(SettingsCatalogue.INBOX_TABLE.key(), r.text(SettingsCatalogue.INBOX_TABLE)),
+                r.bool(SettingsCatalogue.INBOX_MIGRATE),
+                r.duration(SettingsCatalogue.INBOX_RETENTION));
     }
 
     /** inbox.retention as the janitor's SQL binds it (PostgreSQL reads ISO-8601 as an interval). */

@@ -19,10 +19,10 @@ public record OperatorSettings(String dbUrl, String dbUser, String dbPassword, T
         RelaySettings.Reader r = new RelaySettings.Reader(property);
         return new OperatorSettings(
                 RelaySettings.dbUrl(r),
-                r.text("outbox.db.user"),
-                r.optionalText("outbox.db.password"),
-                TableName.parse("outbox.table", r.text("outbox.table")),
-                r.bool("outbox.failed-blocks-key"),
+                r.text(SettingsCatalogue.DB_USER),
+                r.optionalText(SettingsCatalogue.DB_PASSWORD),
+                TableName.parse(SettingsCatalogue.TABLE.key(), r.text(SettingsCatalogue.TABLE)),
+                r.bool(SettingsCatalogue.FAILED_BLOCKS_KEY),
                 RelaySettings.schemasDir(r));
     }
 

@@ -4,11 +4,51 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+
+import static io.outboxrelay.settings.SettingsCatalogue.AMQP_BROKER_URL;
+import static io.outboxrelay.settings.SettingsCatalogue.ARCHIVE_RETENTION;
+import static io.outboxrelay.settings.SettingsCatalogue.BACKOFF_INITIAL;
+import static io.outboxrelay.settings.SettingsCatalogue.BACKOFF_MAX;
+import static io.outboxrelay.settings.SettingsCatalogue.BATCH_SIZE;
+import static io.outboxrelay.settings.SettingsCatalogue.CONCURRENT_CLAIMS;
+import static io.outboxrelay.settings.SettingsCatalogue.DB_PASSWORD;
+import static io.outboxrelay.settings.SettingsCatalogue.DB_POOL_SIZE;
+import static io.outboxrelay.settings.SettingsCatalogue.DB_URL;
+import static io.outboxrelay.settings.SettingsCatalogue.DB_USER;
+import static io.outboxrelay.settings.SettingsCatalogue.ENDPOINT;
+import static io.outboxrelay.settings.SettingsCatalogue.FAILED_BLOCKS_KEY;
+import static io.outboxrelay.settings.SettingsCatalogue.HEALTH_PROBE_INTERVAL_MS;
+import static io.outboxrelay.settings.SettingsCatalogue.HEARTBEAT;
+import static io.outboxrelay.settings.SettingsCatalogue.INSTANCE_ID;
+import static io.outboxrelay.settings.SettingsCatalogue.JMS_BROKER_URL;
+import static io.outboxrelay.settings.SettingsCatalogue.KAFKA_BROKERS;
+import static io.outboxrelay.settings.SettingsCatalogue.LEASE;
+import static io.outboxrelay.settings.SettingsCatalogue.MAXIMUM_REDELIVERIES;
+import static io.outboxrelay.settings.SettingsCatalogue.MAX_ATTEMPTS;
+import static io.outboxrelay.settings.SettingsCatalogue.METRICS_REFRESH_MS;
+import static io.outboxrelay.settings.SettingsCatalogue.MIGRATE;
+import static io.outboxrelay.settings.SettingsCatalogue.PARTITIONS;
+import static io.outboxrelay.settings.SettingsCatalogue.POLL_DELAY_MS;
+import static io.outboxrelay.settings.SettingsCatalogue.REDELIVERY_BACKOFF_MULTIPLIER;
+import static io.outboxrelay.settings.SettingsCatalogue.REDELIVERY_DELAY_MS;
+import static io.outboxrelay.settings.SettingsCatalogue.RETENTION;
+import static io.outboxrelay.settings.SettingsCatalogue.RETENTION_BATCH_SIZE;
+import static io.outboxrelay.settings.SettingsCatalogue.RETENTION_INTERVAL_MS;
+import static io.outboxrelay.settings.SettingsCatalogue.RETENTION_MODE;
+import static io.outboxrelay.settings.SettingsCatalogue.ROUTES_DIR;
+import static io.outboxrelay.settings.SettingsCatalogue.SCHEMAS_DIR;
+import static io.outboxrelay.settings.SettingsCatalogue.SOURCE;
+import static io.outboxrelay.settings.SettingsCatalogue.STALE_AFTER;
+import static io.outboxrelay.settings.SettingsCatalogue.TABLE;
+import static io.outboxrelay.settings.SettingsCatalogue.WAKE_UP;
+import static io.outboxrelay.settings.SettingsCatalogue.WAKE_UP_MAX_INTERVAL_MS;
+import static io.outboxrelay.settings.SettingsCatalogue.WAKE_UP_MIN_INTERVAL_MS;
 
 /**
  * Every outbox setting, read once and validated before any route starts. Defaults live in application.properties;
@@ -64,12 +104,7 @@ public record RelaySettings(
     /** What retention does with old PUBLISHED rows (outbox.retention.mode): delete, or move to the archive. */
     public enum RetentionMode { DELETE, ARCHIVE }
 
-    private static final Pattern INSTANCE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
-    /**
-     * The new-events watch (or the insert listener) holds a connection; claims, the heartbeat, metrics and retention
-     * share the others.
-     */
-    private static final int MIN_POOL_SIZE = 4;
+    private static final Pattern INSTANCE_ID_FORM = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
     private static final Pattern SCHEME = Pattern.compile("([a-z][a-z0-9+.-]*):.+");
     /** The schemes of the Qpid JMS client's URLs. */
     private static final Pattern AMQP_URL = Pattern.compile("(amqps?|amqpwss?|failover):.+");
@@ -80,73 +115,73 @@ public record RelaySettings(
      */
     public static RelaySettings read(Function<String, Optional<String>> property, Predicate<String> componentExists) {
         Reader r = new Reader(property);
-        String endpoint = r.text("outbox.endpoint");
+        String endpoint = r.text(ENDPOINT);
         var scheme = SCHEME.matcher(endpoint);
         if (!scheme.matches() || !componentExists.test(scheme.group(1))) {
-            throw new InvalidSettingException("outbox.endpoint", endpoint,
+            throw new InvalidSettingException(ENDPOINT.key(), endpoint,
                     "expected a Camel endpoint URI with a known scheme, e.g. kafka:topic, jms:queue:name or "
                             + "amqp:queue:name");
         }
         String dbUrl = dbUrl(r);
-        r.text("camel.component.kafka.brokers");
-        Duration backoffInitial = r.duration("outbox.backoff.initial");
-        Duration backoffMax = r.duration("outbox.backoff.max");
+        r.text(KAFKA_BROKERS);
+        Duration backoffInitial = r.duration(BACKOFF_INITIAL);
+        Duration backoffMax = r.duration(BACKOFF_MAX);
         if (backoffMax.compareTo(backoffInitial) < 0) {
-            throw new InvalidSettingException("outbox.backoff.max", backoffMax.toString(),
+            throw new InvalidSettingException(BACKOFF_MAX.key(), backoffMax.toString(),
                     "must not be shorter than outbox.backoff.initial (" + backoffInitial + ")");
         }
-        int poolSize = r.integer("outbox.db.pool-size", MIN_POOL_SIZE, 100);
-        Duration lease = r.duration("outbox.lease");
-        Duration heartbeat = r.duration("outbox.instance.heartbeat");
-        Duration staleAfter = r.duration("outbox.instance.stale-after");
+        int poolSize = r.integer(DB_POOL_SIZE);
+        Duration lease = r.duration(LEASE);
+        Duration heartbeat = r.duration(HEARTBEAT);
+        Duration staleAfter = r.duration(STALE_AFTER);
         if (lease.compareTo(heartbeat.multipliedBy(3)) < 0) {
             // a lease renewed by every heartbeat must survive two missed ones
-            throw new InvalidSettingException("outbox.lease", lease.toString(),
+            throw new InvalidSettingException(LEASE.key(), lease.toString(),
                     "must be at least 3 x outbox.instance.heartbeat (" + heartbeat + ")");
         }
         if (staleAfter.compareTo(heartbeat.multipliedBy(2)) < 0) {
-            throw new InvalidSettingException("outbox.instance.stale-after", staleAfter.toString(),
+            throw new InvalidSettingException(STALE_AFTER.key(), staleAfter.toString(),
                     "must be at least 2 x outbox.instance.heartbeat (" + heartbeat + ")");
         }
         return new RelaySettings(
                 dbUrl,
-                r.text("outbox.db.user"),
-                r.optionalText("outbox.db.password"),
+                r.text(DB_USER),
+                r.optionalText(DB_PASSWORD),
                 poolSize,
-                TableName.parse("outbox.table", r.text("outbox.table")),
-                r.bool("outbox.schema.migrate"),
+                TableName.parse(TABLE.key(), r.text(TABLE)),
+                r.bool(MIGRATE),
                 endpoint,
                 scheme.group(1),
-                r.text("outbox.jms.broker-url"),
+                r.text(JMS_BROKER_URL),
                 amqpBrokerUrl(r),
-                r.text("outbox.source"),
-                r.integer("outbox.batch-size", 1, 10_000),
-                r.integer("outbox.concurrent-claims", 1, 64),
-                r.integer("outbox.poll-delay-ms", 1, 3_600_000),
-                WakeUp.valueOf(r.choice("outbox.wake-up", "sequence", "claim-index", "notify").toUpperCase()
+                r.text(SOURCE),
+                r.integer(BATCH_SIZE),
+                r.integer(CONCURRENT_CLAIMS),
+                r.integer(POLL_DELAY_MS),
+                WakeUp.valueOf(r.choice(WAKE_UP).toUpperCase()
                         .replace('-', '_')),
-                r.integer("outbox.wake-up.min-interval-ms", 1, 1_000),
-                r.integer("outbox.wake-up.max-interval-ms", 1, 10_000),
+                r.integer(WAKE_UP_MIN_INTERVAL_MS),
+                r.integer(WAKE_UP_MAX_INTERVAL_MS),
                 lease,
-                instanceId(r.optionalText("outbox.instance-id")),
-                r.integer("outbox.partitions", 1, 4_096),
+                instanceId(r.optionalText(INSTANCE_ID)),
+                r.integer(PARTITIONS),
                 heartbeat,
                 staleAfter,
-                r.integer("outbox.max-attempts", 1, 1_000),
-                r.integer("outbox.redelivery.maximum-redeliveries", 0, 100),
-                r.integer("outbox.redelivery.delay-ms", 0, 600_000),
-                r.decimal("outbox.redelivery.backoff-multiplier", 1.0, 100.0),
+                r.integer(MAX_ATTEMPTS),
+                r.integer(MAXIMUM_REDELIVERIES),
+                r.integer(REDELIVERY_DELAY_MS),
+                r.decimal(REDELIVERY_BACKOFF_MULTIPLIER),
                 backoffInitial,
                 backoffMax,
-                r.bool("outbox.failed-blocks-key"),
-                r.duration("outbox.retention"),
-                RetentionMode.valueOf(r.choice("outbox.retention.mode", "delete", "archive").toUpperCase()),
-                r.integer("outbox.retention.interval-ms", 1_000, Integer.MAX_VALUE),
-                r.integer("outbox.retention.batch-size", 1, 1_000_000),
-                r.optionalDuration("outbox.archive.retention"),
-                r.integer("outbox.metrics.refresh-ms", 100, 3_600_000),
-                r.integer("outbox.health.probe-interval-ms", 100, 600_000),
-                r.text("outbox.routes-dir"),
+                r.bool(FAILED_BLOCKS_KEY),
+                r.duration(RETENTION),
+                RetentionMode.valueOf(r.choice(RETENTION_MODE).toUpperCase()),
+                r.integer(RETENTION_INTERVAL_MS),
+                r.integer(RETENTION_BATCH_SIZE),
+                r.optionalDuration(ARCHIVE_RETENTION),
+                r.integer(METRICS_REFRESH_MS),
+                r.integer(HEALTH_PROBE_INTERVAL_MS),
+                r.text(ROUTES_DIR),
                 schemasDir(r));
     }
 
@@ -155,14 +190,14 @@ public record RelaySettings(
      * event against a schema. The files themselves are read by io.outboxrelay.event.EventSchemas.
      */
     static String schemasDir(Reader r) {
-        return r.optionalText("outbox.schemas-dir");
+        return r.optionalText(SCHEMAS_DIR);
     }
 
     /** outbox.db.url, checked the same way for the relay and the operator commands ({@link OperatorSettings}). */
     static String dbUrl(Reader r) {
-        String dbUrl = r.text("outbox.db.url");
+        String dbUrl = r.text(DB_URL);
         if (!dbUrl.startsWith("jdbc:postgresql:")) {
-            throw new InvalidSettingException("outbox.db.url", dbUrl, "expected a jdbc:postgresql: URL");
+            throw new InvalidSettingException(DB_URL.key(), dbUrl, "expected a jdbc:postgresql: URL");
         }
         return dbUrl;
     }
@@ -172,16 +207,16 @@ public record RelaySettings(
      * send; the Qpid client itself (and its check of the jms.* options) is loaded on first use.
      */
     private static String amqpBrokerUrl(Reader r) {
-        String url = r.text("outbox.amqp.broker-url");
+        String url = r.text(AMQP_BROKER_URL);
         // the query may hold jms.password: never shown
         String shown = url.replaceFirst("\\?.*", "?...");
         if (!AMQP_URL.matcher(url).matches()) {
-            throw new InvalidSettingException("outbox.amqp.broker-url", shown,
+            throw new InvalidSettingException(AMQP_BROKER_URL.key(), shown,
                     "expected a Qpid JMS URL such as amqp://host:5672 or amqps://host:5671");
         }
         if (url.matches(".*://[^/?,()]*@.*")) {
             // Qpid refuses a user in the URL itself
-            throw new InvalidSettingException("outbox.amqp.broker-url", "(not shown: it holds credentials)",
+            throw new InvalidSettingException(AMQP_BROKER_URL.key(), "(not shown: it holds credentials)",
                     "put the user and password in the query: amqp://host:5672?jms.username=...&jms.password=...");
         }
         return url;
@@ -198,8 +233,8 @@ public record RelaySettings(
         if (configured.isEmpty()) {
             return hostName() + "-" + ManagementFactory.getRuntimeMXBean().getPid() + "-" + suffix;
         }
-        if (!INSTANCE_ID.matcher(configured).matches()) {
-            throw new InvalidSettingException("outbox.instance-id", configured,
+        if (!INSTANCE_ID_FORM.matcher(configured).matches()) {
+            throw new InvalidSettingException(INSTANCE_ID.key(), configured,
                     "expected 1-100 characters of letters, digits and . _ : -");
         }
         return configured + "-" + suffix;
@@ -252,14 +287,60 @@ public record RelaySettings(
                 + ", instanceId=" + instanceId + "]";
     }
 
-    /** Typed, range-checked reads; every failure names its key. */
+    /** Typed, range-checked reads of the catalogue's settings; every failure names its key. */
     record Reader(Function<String, Optional<String>> property) {
 
-        String optionalText(String key) {
+        String optionalText(Setting setting) {
+            expect(setting, Setting.Type.OPTIONAL_TEXT, Setting.Type.SECRET);
+            return optionalText(setting.key());
+        }
+
+        String text(Setting setting) {
+            expect(setting, Setting.Type.TEXT);
+            return text(setting.key());
+        }
+
+        int integer(Setting setting) {
+            expect(setting, Setting.Type.INTEGER);
+            return integer(setting.key(), (int) setting.min(), (int) setting.max());
+        }
+
+        double decimal(Setting setting) {
+            expect(setting, Setting.Type.DECIMAL);
+            return decimal(setting.key(), setting.min(), setting.max());
+        }
+
+        boolean bool(Setting setting) {
+            expect(setting, Setting.Type.BOOLEAN);
+            return bool(setting.key());
+        }
+
+        String choice(Setting setting) {
+            expect(setting, Setting.Type.CHOICE);
+            return choice(setting.key(), setting.choices().toArray(String[]::new));
+        }
+
+        Duration duration(Setting setting) {
+            expect(setting, Setting.Type.DURATION);
+            return duration(setting.key());
+        }
+
+        Duration optionalDuration(Setting setting) {
+            expect(setting, Setting.Type.OPTIONAL_DURATION);
+            return optionalText(setting.key()).isEmpty() ? null : duration(setting.key());
+        }
+
+        private static void expect(Setting setting, Setting.Type... types) {
+            if (!List.of(types).contains(setting.type())) {
+                throw new IllegalStateException(setting.key() + " is a " + setting.type() + " setting");
+            }
+        }
+
+        private String optionalText(String key) {
             return property.apply(key).map(String::trim).orElse("");
         }
 
-        String text(String key) {
+        private String text(String key) {
             String value = optionalText(key);
             if (value.isEmpty()) {
                 throw new InvalidSettingException(key, value, "must not be empty");
@@ -267,7 +348,7 @@ public record RelaySettings(
             return value;
         }
 
-        int integer(String key, int min, int max) {
+        private int integer(String key, int min, int max) {
             String value = text(key);
             try {
                 int parsed = Integer.parseInt(value);
@@ -280,7 +361,7 @@ public record RelaySettings(
             throw new InvalidSettingException(key, value, "expected an integer from " + min + " to " + max);
         }
 
-        double decimal(String key, double min, double max) {
+        private double decimal(String key, double min, double max) {
             String value = text(key);
             try {
                 double parsed = Double.parseDouble(value);
@@ -293,7 +374,7 @@ public record RelaySettings(
             throw new InvalidSettingException(key, value, "expected a number from " + min + " to " + max);
         }
 
-        boolean bool(String key) {
+        private boolean bool(String key) {
             String value = text(key);
             if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
                 return Boolean.parseBoolean(value);
@@ -302,7 +383,7 @@ public record RelaySettings(
         }
 
         /** One of the given words, exactly. */
-        String choice(String key, String... allowed) {
+        private String choice(String key, String... allowed) {
             String value = text(key);
             for (String word : allowed) {
                 if (word.equals(value)) {
@@ -312,13 +393,8 @@ public record RelaySettings(
             throw new InvalidSettingException(key, value, "expected one of " + String.join(", ", allowed));
         }
 
-        /** A duration as {@link #duration}, or null when the key is empty. */
-        Duration optionalDuration(String key) {
-            return optionalText(key).isEmpty() ? null : duration(key);
-        }
-
         /** ISO-8601 durations; PostgreSQL reads the same text as an interval, so the SQL can use it as is. */
-        Duration duration(String key) {
+        private Duration duration(String key) {
             String value = text(key);
             try {
                 Duration parsed = Duration.parse(value);

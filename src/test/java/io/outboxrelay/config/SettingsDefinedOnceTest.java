@@ -15,14 +15,18 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.outboxrelay.settings.Setting;
+import io.outboxrelay.settings.SettingsCatalogue;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Each setting's default is written once, in application.properties: docs/settings.md lists every outbox and inbox key
- * with that default, and the outbox Kamelet's parameters are exactly those KameletRelay maps, with the same defaults.
+ * Each setting is defined once, in the settings catalogue (settings.SettingsCatalogue: key, type, default, range,
+ * choices, Kamelet parameter): application.properties gives each its default, docs/settings.md lists each with its
+ * default, range and choices, and the outbox Kamelet's parameters are exactly the catalogue's, with the same defaults.
  * Fails on any drift between them.
  */
 class SettingsDefinedOnceTest {
@@ -32,16 +36,41 @@ class SettingsDefinedOnceTest {
             Pattern.MULTILINE);
 
     @Test
-    void theSettingsPageListsEveryKeyWithItsDefault() throws Exception {
-        Map<String, String> defaults = relayDefaults();
+    void applicationPropertiesGivesEverySettingOfTheCatalogueItsDefault() throws Exception {
+        Map<String, String> catalogue = new TreeMap<>();
+        SettingsCatalogue.ALL.forEach(setting -> catalogue.put(setting.key(), setting.defaultValue()));
+        Map<String, String> relayKeys = new TreeMap<>(catalogue);
+        relayKeys.keySet().removeIf(key -> !key.startsWith("outbox.") && !key.startsWith("inbox."));
+        assertEquals(relayKeys, relayDefaults(), "every outbox and inbox key is in the catalogue, with its default");
+        assertEquals(catalogue.get("camel.component.kafka.brokers"),
+                properties().getProperty("camel.component.kafka.brokers"));
+    }
+
+    @Test
+    void theSettingsPageListsEverySettingWithItsDefaultAndRange() throws Exception {
+        String page = Files.readString(Path.of("docs/settings.md"));
         Map<String, String> documented = new TreeMap<>();
-        Matcher row = ROW.matcher(Files.readString(Path.of("docs/settings.md")));
+        Map<String, String> rows = new HashMap<>();
+        Matcher row = ROW.matcher(page);
         while (row.find()) {
             documented.put(row.group(1), row.group(3) == null ? "" : row.group(3));
+            int end = page.indexOf('\n', row.start());
+            rows.put(row.group(1), page.substring(row.start(), end < 0 ? page.length() : end));
         }
-        Map<String, String> documentedRelayKeys = new TreeMap<>(documented);
-        documentedRelayKeys.keySet().removeIf(key -> !key.startsWith("outbox.") && !key.startsWith("inbox."));
-        assertEquals(defaults, documentedRelayKeys);
+        for (Setting setting : SettingsCatalogue.ALL) {
+            assertEquals(setting.defaultValue(), documented.get(setting.key()), setting.key() + "'s default");
+            if (setting.type() == Setting.Type.INTEGER) {
+                String range = setting.max() == Integer.MAX_VALUE ? "at least " + (long) setting.min()
+                        : (long) setting.min() + "–" + (long) setting.max();
+                assertTrue(rows.get(setting.key()).contains(range), setting.key() + ": range " + range + " in "
+                        + rows.get(setting.key()));
+            }
+            for (String choice : setting.choices()) {
+                assertTrue(rows.get(setting.key()).contains("`" + choice + "`"), setting.key() + ": " + choice);
+            }
+        }
+        documented.keySet().removeIf(key -> !key.startsWith("outbox.") && !key.startsWith("inbox."));
+        assertEquals(relayDefaults().keySet(), documented.keySet(), "no other outbox or inbox key documented");
     }
 
     @Test
@@ -84,13 +113,18 @@ class SettingsDefinedOnceTest {
         return value.startsWith("P") ? Duration.parse(value).toString() : value;
     }
 
-    /** The outbox and inbox keys of application.properties, with their defaults. */
-    private static Map<String, String> relayDefaults() throws Exception {
+    private static Properties properties() throws Exception {
         Properties properties = new Properties();
         try (InputStream in = SettingsDefinedOnceTest.class.getClassLoader()
                 .getResourceAsStream("application.properties")) {
             properties.load(in);
         }
+        return properties;
+    }
+
+    /** The outbox and inbox keys of application.properties, with their defaults. */
+    private static Map<String, String> relayDefaults() throws Exception {
+        Properties properties = properties();
         Map<String, String> defaults = new TreeMap<>();
         for (String key : properties.stringPropertyNames()) {
             if (key.startsWith("outbox.") || key.startsWith("inbox.")) {
