@@ -11,7 +11,7 @@ import java.util.function.Function;
 public record InboxSettings(TableName table, boolean migrate, Duration retention) {
 
     public static InboxSettings read(Function<String, Optional<String>> property) {
-        RelaySettings.Reader r = new RelaySettings.Reader(property);
+        SettingsReader r = new SettingsReader(property);
         return new InboxSettings(
                 TableName.parse(SettingsCatalogue.INBOX_TABLE.key(), r.text(SettingsCatalogue.INBOX_TABLE)),
                 r.bool(SettingsCatalogue.INBOX_MIGRATE),

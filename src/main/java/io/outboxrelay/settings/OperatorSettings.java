@@ -16,7 +16,7 @@ public record OperatorSettings(String dbUrl, String dbUser, String dbPassword, T
 
     /** @param property resolves a key (application.properties, overridden by environment and system properties) */
     public static OperatorSettings read(Function<String, Optional<String>> property) {
-        RelaySettings.Reader r = new RelaySettings.Reader(property);
+        SettingsReader r = new SettingsReader(property);
         return new OperatorSettings(
                 RelaySettings.dbUrl(r),
                 r.text(SettingsCatalogue.DB_USER),

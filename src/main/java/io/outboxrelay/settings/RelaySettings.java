@@ -3,8 +3,6 @@ package io.outboxrelay.settings;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
@@ -114,7 +112,7 @@ public record RelaySettings(
      * @param componentExists tells whether a Camel component of the given scheme is on the classpath
      */
     public static RelaySettings read(Function<String, Optional<String>> property, Predicate<String> componentExists) {
-        Reader r = new Reader(property);
+        SettingsReader r = new SettingsReader(property);
         String endpoint = r.text(ENDPOINT);
         var scheme = SCHEME.matcher(endpoint);
         if (!scheme.matches() || !componentExists.test(scheme.group(1))) {
@@ -189,12 +187,12 @@ public record RelaySettings(
      * outbox.schemas-dir, the same for the relay and the operator's validate command; empty (the default) checks no
      * event against a schema. The files themselves are read by io.outboxrelay.event.EventSchemas.
      */
-    static String schemasDir(Reader r) {
+    static String schemasDir(SettingsReader r) {
         return r.optionalText(SCHEMAS_DIR);
     }
 
     /** outbox.db.url, checked the same way for the relay and the operator commands ({@link OperatorSettings}). */
-    static String dbUrl(Reader r) {
+    static String dbUrl(SettingsReader r) {
         String dbUrl = r.text(DB_URL);
         if (!dbUrl.startsWith("jdbc:postgresql:")) {
             throw new InvalidSettingException(DB_URL.key(), dbUrl, "expected a jdbc:postgresql: URL");
@@ -206,7 +204,7 @@ public record RelaySettings(
      * outbox.amqp.broker-url, checked here so that a mistyped URL stops the relay at start rather than failing every
      * send; the Qpid client itself (and its check of the jms.* options) is loaded on first use.
      */
-    private static String amqpBrokerUrl(Reader r) {
+    private static String amqpBrokerUrl(SettingsReader r) {
         String url = r.text(AMQP_BROKER_URL);
         // the query may hold jms.password: never shown
         String shown = url.replaceFirst("\\?.*", "?...");
@@ -285,126 +283,5 @@ public record RelaySettings(
     public String toString() {
         return "RelaySettings[table=" + table.qualified() + ", endpoint=" + endpoint + ", batchSize=" + batchSize
                 + ", instanceId=" + instanceId + "]";
-    }
-
-    /** Typed, range-checked reads of the catalogue's settings; every failure names its key. */
-    record Reader(Function<String, Optional<String>> property) {
-
-        String optionalText(Setting setting) {
-            expect(setting, Setting.Type.OPTIONAL_TEXT, Setting.Type.SECRET);
-            return optionalText(setting.key());
-        }
-
-        String text(Setting setting) {
-            expect(setting, Setting.Type.TEXT);
-            return text(setting.key());
-        }
-
-        int integer(Setting setting) {
-            expect(setting, Setting.Type.INTEGER);
-            return integer(setting.key(), (int) setting.min(), (int) setting.max());
-        }
-
-        double decimal(Setting setting) {
-            expect(setting, Setting.Type.DECIMAL);
-            return decimal(setting.key(), setting.min(), setting.max());
-        }
-
-        boolean bool(Setting setting) {
-            expect(setting, Setting.Type.BOOLEAN);
-            return bool(setting.key());
-        }
-
-        String choice(Setting setting) {
-            expect(setting, Setting.Type.CHOICE);
-            return choice(setting.key(), setting.choices().toArray(String[]::new));
-        }
-
-        Duration duration(Setting setting) {
-            expect(setting, Setting.Type.DURATION);
-            return duration(setting.key());
-        }
-
-        Duration optionalDuration(Setting setting) {
-            expect(setting, Setting.Type.OPTIONAL_DURATION);
-            return optionalText(setting.key()).isEmpty() ? null : duration(setting.key());
-        }
-
-        private static void expect(Setting setting, Setting.Type... types) {
-            if (!List.of(types).contains(setting.type())) {
-                throw new IllegalStateException(setting.key() + " is a " + setting.type() + " setting");
-            }
-        }
-
-        private String optionalText(String key) {
-            return property.apply(key).map(String::trim).orElse("");
-        }
-
-        private String text(String key) {
-            String value = optionalText(key);
-            if (value.isEmpty()) {
-                throw new InvalidSettingException(key, value, "must not be empty");
-            }
-            return value;
-        }
-
-        private int integer(String key, int min, int max) {
-            String value = text(key);
-            try {
-                int parsed = Integer.parseInt(value);
-                if (parsed >= min && parsed <= max) {
-                    return parsed;
-                }
-            } catch (NumberFormatException e) {
-                // reported below with the expected range
-            }
-            throw new InvalidSettingException(key, value, "expected an integer from " + min + " to " + max);
-        }
-
-        private double decimal(String key, double min, double max) {
-            String value = text(key);
-            try {
-                double parsed = Double.parseDouble(value);
-                if (parsed >= min && parsed <= max) {
-                    return parsed;
-                }
-            } catch (NumberFormatException e) {
-                // reported below with the expected range
-            }
-            throw new InvalidSettingException(key, value, "expected a number from " + min + " to " + max);
-        }
-
-        private boolean bool(String key) {
-            String value = text(key);
-            if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-                return Boolean.parseBoolean(value);
-            }
-            throw new InvalidSettingException(key, value, "expected true or false");
-        }
-
-        /** One of the given words, exactly. */
-        private String choice(String key, String... allowed) {
-            String value = text(key);
-            for (String word : allowed) {
-                if (word.equals(value)) {
-                    return value;
-                }
-            }
-            throw new InvalidSettingException(key, value, "expected one of " + String.join(", ", allowed));
-        }
-
-        /** ISO-8601 durations; PostgreSQL reads the same text as an interval, so the SQL can use it as is. */
-        private Duration duration(String key) {
-            String value = text(key);
-            try {
-                Duration parsed = Duration.parse(value);
-                if (!parsed.isNegative() && !parsed.isZero()) {
-                    return parsed;
-                }
-            } catch (DateTimeParseException e) {
-                // reported below with an example
-            }
-            throw new InvalidSettingException(key, value, "expected a positive ISO-8601 duration such as PT30S or P7D");
-        }
     }
 }

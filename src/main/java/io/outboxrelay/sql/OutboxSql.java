@@ -6,13 +6,17 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.apache.camel.CamelContext;
 
 /**
  * The relay's SQL lives in src/main/resources/sql/*.sql, written with {{...}} placeholders for the validated settings
  * (table name, batch size, ...). camel-sql does not resolve placeholders inside a query file, so each statement is
- * resolved here once and bound as a String bean "sql.NAME", which routes use as {@code sql:ref:sql.NAME}.
+ * resolved here once and bound as a String bean "sql.NAME", which routes use as {@code sql:ref:sql.NAME}. A part two
+ * statements share is a fragment of its own, spliced in as {@code {{sql:NAME}}}.
  */
 public final class OutboxSql {
 
@@ -21,6 +25,8 @@ public final class OutboxSql {
             "delete-expired", "archive-add-partitions", "archive-expired", "archive-drop-expired",
             "delete-released-holds",
             "backlog-stats", "inbox-record", "inbox-delete-expired");
+
+    private static final Pattern FRAGMENT = Pattern.compile("\\{\\{sql:([a-z-]+)}}");
 
     private OutboxSql() {
     }
@@ -55,7 +61,25 @@ public final class OutboxSql {
         return sql;
     }
 
+    /**
+     * The statement's text, with every shared fragment it splices as {@code {{sql:NAME}}} (sql/NAME.sql) in place:
+     * expanded here, before any placeholder, so the relay, the operator commands and the benchmarks run one text.
+     */
     static String load(String name) {
+        String sql = read(name);
+        Matcher fragment = FRAGMENT.matcher(sql);
+        StringBuilder expanded = new StringBuilder();
+        while (fragment.find()) {
+            // the fragment without its own comment, which says what it is where it is written
+            String text = load(fragment.group(1)).lines().filter(line -> !line.strip().startsWith("--"))
+                    .collect(Collectors.joining("\n"));
+            fragment.appendReplacement(expanded, Matcher.quoteReplacement(text.strip()));
+        }
+        fragment.appendTail(expanded);
+        return expanded.toString();
+    }
+
+    private static String read(String name) {
         String resource = "sql/" + name + ".sql";
         try (InputStream in = OutboxSql.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {

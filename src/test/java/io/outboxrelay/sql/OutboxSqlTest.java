@@ -33,6 +33,18 @@ class OutboxSqlTest {
     }
 
     @Test
+    void aSharedFragmentIsSplicedIntoEachStatementThatUsesIt() {
+        String fragment = OutboxSql.resolved("expired-rows", Map.of("outbox.table", "app.outbox"));
+        String selection = fragment.substring(fragment.indexOf("SELECT ctid")).strip();
+        for (String statement : List.of("delete-expired", "archive-expired")) {
+            String sql = OutboxSql.resolved(statement, Map.of("outbox.table", "app.outbox"));
+            assertTrue(sql.contains("ANY(ARRAY(" + selection + "))"), sql);
+            assertFalse(sql.contains("{{"), sql);
+            assertFalse(sql.contains("The retention janitor's batch"), "the fragment's comment stays in its file");
+        }
+    }
+
+    @Test
     void everyPlaceholderOfAStatementIsReplaced() {
         String claim = OutboxSql.resolved("claim", Map.of("outbox.table", "app.outbox"));
 
