@@ -2,11 +2,8 @@ package io.outboxrelay.config;
 
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 
 import javax.sql.DataSource;
-
-import jakarta.jms.ConnectionFactory;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -18,11 +15,10 @@ import io.outboxrelay.claim.PartitionGrants;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEventRows;
 import io.outboxrelay.failure.FailedAttempts;
-import io.outboxrelay.health.BackgroundHealthCheck;
-import io.outboxrelay.health.BrokerHealthCheck;
-import io.outboxrelay.health.DatabaseHealthCheck;
-import io.outboxrelay.inbox.InboxSchema;
+import io.outboxrelay.health.HealthBeans;
+import io.outboxrelay.inbox.InboxBeans;
 import io.outboxrelay.metrics.RelayMetrics;
+import io.outboxrelay.publish.BrokerConnections;
 import io.outboxrelay.publish.BrokerProbe;
 import io.outboxrelay.publish.CloudEventsMapper;
 import io.outboxrelay.publish.KafkaAdmin;
@@ -32,29 +28,19 @@ import io.outboxrelay.settings.InboxSettings;
 import io.outboxrelay.settings.RelaySettings;
 import io.outboxrelay.sql.OutboxSql;
 import io.outboxrelay.tracing.TracingBeans;
-import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.camel.CamelConfiguration;
 import org.apache.camel.CamelContext;
-import org.apache.camel.Component;
 import org.apache.camel.ProducerTemplate;
-import org.apache.camel.component.jms.JmsComponent;
 import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.camel.component.sql.SqlComponent;
-import org.apache.camel.spi.ComponentCustomizer;
 import org.apache.camel.spi.Registry;
-import org.apache.camel.spring.spi.SpringTransactionPolicy;
-import org.apache.camel.util.function.Suppliers;
-import org.apache.qpid.jms.JmsConnectionFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jms.connection.CachingConnectionFactory;
 
 /**
- * The relay's composition root: binds what the routes refer to by name (the validated settings, the pooled data
- * source, the schema migrations (outbox and inbox), the resolved SQL statements, the JMS and AMQP connection
- * factories, the inbox's transaction policy, the partition grants, the metrics registry, the health checks and the
- * small beans of the claim, publish and failure steps, the mapper with the event schemas).
+ * The relay's composition root: the validated settings, the event schemas, the pooled data source, the outbox's
+ * migrations, the metrics registry and the resolved SQL statements; each package's beans through its binder
+ * (BrokerConnections, PublishBeans, HealthBeans, ClaimBeans, TracingBeans, InboxBeans), the ones the route tests use.
  * Camel K and other runtimes that start Camel themselves name it in {@code camel.main.configuration-classes}; the
  * jar's own main runs it earlier ({@link RelayMainListener}).
  */
@@ -87,29 +73,6 @@ public class RelayConfiguration implements CamelConfiguration {
         // migrates as the context starts when the database is up; otherwise the heartbeat route keeps trying
         addService(context, schema);
 
-        // Made on first use, like the Qpid JMS client's of amqp: endpoints: loading the Artemis client takes a fifth of
-        // a second of the start, and most relays publish to Kafka. Spring's caching factory keeps one connection and
-        // session per producer instead of one per message.
-        Supplier<ActiveMQConnectionFactory> jms = Suppliers.memorize(
-                () -> new ActiveMQConnectionFactory(settings.jmsBrokerUrl()));
-        registry.bind("jmsConnectionFactory", ConnectionFactory.class, () -> new CachingConnectionFactory(jms.get()));
-        Supplier<JmsConnectionFactory> amqp = Suppliers.memorize(() -> amqpConnectionFactory(settings.amqpBrokerUrl()));
-        registry.bind("amqpConnectionFactory", ConnectionFactory.class, () -> new CachingConnectionFactory(amqp.get()));
-        // With two connection factories bound neither component would find its own by type: each is given its own by
-        // name when it is created, i.e. on first use (a camel.component.*.connection-factory property would create
-        // both at start). The endpoint's component exists already: reading the settings checked its scheme.
-        ComponentCustomizer connectionFactoryByName = ComponentCustomizer.builder()
-                .withCondition((name, component) -> (name.equals("jms") || name.equals("amqp"))
-                        && component instanceof JmsComponent)
-                .build((name, component) -> ((JmsComponent) component).setConnectionFactory(
-                        registry.lookupByNameAndType(name + "ConnectionFactory", ConnectionFactory.class)));
-        registry.bind("connectionFactoryByName", connectionFactoryByName);
-        Component endpointComponent = context.hasComponent(settings.endpointScheme());
-        if (endpointComponent != null
-                && connectionFactoryByName.isEnabled(settings.endpointScheme(), endpointComponent)) {
-            connectionFactoryByName.configure(settings.endpointScheme(), endpointComponent);
-        }
-
         KafkaAdmin kafkaAdmin = new KafkaAdmin(context);
         addService(context, kafkaAdmin);
         if ("kafka".equals(settings.endpointScheme())) {
@@ -117,13 +80,11 @@ public class RelayConfiguration implements CamelConfiguration {
             // first event is sent (the first send asks the cluster for its topic's size limit)
             CompletableFuture.runAsync(kafkaAdmin::problem);
         }
-        BrokerProbe brokerProbe = BrokerProbe.forScheme(settings.endpointScheme(), kafkaAdmin, jms, amqp);
+        BrokerProbe brokerProbe = BrokerConnections.bind(context, settings, kafkaAdmin);
         // publish: event to message (checked against its schema), parts by destination, the size check, the outage
         PublishBeans.bind(context, settings.endpoint(), new CloudEventsMapper(settings.source(),
                 "kafka".equals(settings.endpointScheme()), schemas), kafkaAdmin, brokerProbe, Clock.systemUTC());
-        addHealthCheck(context, "brokerHealthCheck", new BrokerHealthCheck(brokerProbe));
-        addHealthCheck(context, "databaseHealthCheck", new DatabaseHealthCheck(settings.dbUrl(), settings.dbUser(),
-                settings.dbPassword(), schema));
+        HealthBeans.bind(context, settings, brokerProbe, schema, service -> addService(context, service));
 
         RelayMetrics relayMetrics = new RelayMetrics(meterRegistry(registry));
         registry.bind("relayMetrics", relayMetrics);
@@ -141,11 +102,8 @@ public class RelayConfiguration implements CamelConfiguration {
         // failure: the record-failure route's steps
         registry.bind("failedAttempts", new FailedAttempts(relayMetrics));
 
-        // the inbox (routes/inbox.camel.yaml): its table, created when a consumer first uses it, and the transacted
-        // step's policy: Spring's transaction manager over the relay's data source, which the sql: steps' JdbcTemplate
-        // (the inbox's insert, the handler's writes) joins
-        registry.bind("inboxSchema", new InboxSchema(dataSource, inboxSettings.table(), inboxSettings.migrate()));
-        registry.bind("inboxTransaction", new SpringTransactionPolicy(new DataSourceTransactionManager(dataSource)));
+        // the inbox (routes/inbox.camel.yaml): its table and its transaction
+        InboxBeans.bind(context, dataSource, inboxSettings);
     }
 
     /** A wake-up of the claim routes (direct:outbox-wake or direct:outbox-look), once the routes run. */
@@ -160,15 +118,6 @@ public class RelayConfiguration implements CamelConfiguration {
                 }
             }
         };
-    }
-
-    /** Found by Camel's health registry in the bean registry; probed by the health routes (health.camel.yaml). */
-    private static void addHealthCheck(CamelContext context, String name, BackgroundHealthCheck check) {
-        check.setCamelContext(context);
-        context.getRegistry().bind(name, check);
-        if (check instanceof org.apache.camel.Service service) {
-            addService(context, service);
-        }
     }
 
     private static void addService(CamelContext context, Object service) {
@@ -190,22 +139,6 @@ public class RelayConfiguration implements CamelConfiguration {
         PrometheusMeterRegistry created = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         registry.bind(MicrometerConstants.METRICS_REGISTRY_NAME, created);
         return created;
-    }
-
-    /**
-     * The Qpid JMS client of amqp: endpoints. Every send waits for the broker to settle the message (an event is
-     * marked PUBLISHED only after that), persistent or not. Qpid waits for ever by default for a send and for the
-     * broker's answers (a link attach the broker leaves unanswered, credit it withholds under a memory alarm): here
-     * they fail after 10 s, as a Kafka send gives up within 15 s, so a claim never hangs. The URL's jms.* options are
-     * applied after these and override them.
-     */
-    static JmsConnectionFactory amqpConnectionFactory(String brokerUrl) {
-        JmsConnectionFactory factory = new JmsConnectionFactory();
-        factory.setForceSyncSend(true);
-        factory.setSendTimeout(10_000);
-        factory.setRequestTimeout(10_000);
-        factory.setRemoteURI(brokerUrl);
-        return factory;
     }
 
     static DataSource dataSource(RelaySettings settings) {
