@@ -4,8 +4,8 @@ import java.util.concurrent.Callable;
 
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -22,8 +22,8 @@ final class CompletionCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Shows this help.")
-    boolean help;
+    @Mixin
+    HelpOption help;
 
     @Override
     public Integer call() {

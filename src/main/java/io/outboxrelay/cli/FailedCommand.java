@@ -17,7 +17,6 @@ import io.outboxrelay.settings.OperatorSettings;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /**
  * The {@code failed} command: the FAILED rows, oldest first (seq), with what an operator needs to decide on a replay.
@@ -31,11 +30,8 @@ final class FailedCommand extends OutboxCommand {
     @ArgGroup(exclusive = true)
     EventKey.Options keyOptions;
 
-    @Option(names = "--json", description = "One JSON document on one line instead of the text (all of last_error).")
-    boolean json;
-
     @Mixin
-    RowLimit limit;
+    Listing listing;
 
     @Override
     int run(Connection connection, OperatorSettings settings, PrintWriter out, PrintWriter err) throws SQLException {
@@ -46,16 +42,11 @@ final class FailedCommand extends OutboxCommand {
             ps.setBoolean(1, key.isEmpty());
             ps.setString(2, key.map(EventKey::aggregateType).orElse(null));
             ps.setString(3, key.map(EventKey::aggregateId).orElse(null));
-            ps.setInt(4, limit.rows());
+            ps.setInt(4, listing.rows());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     total = rs.getLong("total");
-                    Map<String, Object> row = new LinkedHashMap<>();
-                    row.put("id", rs.getString("id"));
-                    row.put("seq", rs.getLong("seq"));
-                    row.put("aggregate_type", rs.getString("aggregate_type"));
-                    row.put("aggregate_id", rs.getString("aggregate_id"));
-                    row.put("event_type", rs.getString("event_type"));
+                    Map<String, Object> row = OutboxDatabase.eventRow(rs);
                     row.put("attempts", rs.getInt("attempts"));
                     row.put("created_at", instant(rs.getObject("created_at", OffsetDateTime.class)));
                     row.put("next_attempt_at", instant(rs.getObject("next_attempt_at", OffsetDateTime.class)));
@@ -64,7 +55,7 @@ final class FailedCommand extends OutboxCommand {
                 }
             }
         }
-        if (json) {
+        if (listing.json()) {
             Map<String, Object> document = new LinkedHashMap<>();
             document.put("table", settings.table().qualified());
             key.ifPresent(k -> document.put("key", Map.of("aggregate_type", k.aggregateType(),

@@ -15,8 +15,8 @@ import org.apache.camel.impl.DefaultCamelContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
@@ -57,8 +57,8 @@ public final class OperatorCommands implements Runnable {
     private static final Set<String> HELP = Set.of("help", "--help", "-h");
     private static final int USAGE_WIDTH = 100;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Shows this help.")
-    boolean help;
+    @Mixin
+    HelpOption help;
 
     @Spec
     CommandSpec spec;

@@ -6,8 +6,8 @@ import java.sql.SQLException;
 import java.util.concurrent.Callable;
 
 import io.outboxrelay.settings.OperatorSettings;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -20,8 +20,8 @@ abstract class OutboxCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Shows this help.")
-    boolean help;
+    @Mixin
+    HelpOption help;
 
     @ParentCommand
     OperatorCommands operatorCommands;

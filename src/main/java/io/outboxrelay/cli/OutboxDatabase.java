@@ -1,7 +1,9 @@
 package io.outboxrelay.cli;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.logging.Level;
@@ -92,5 +94,16 @@ final class OutboxDatabase {
             message += " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
         }
         return message;
+    }
+
+    /** The columns every listing of events starts with: id, seq and key, event type (in that order). */
+    static Map<String, Object> eventRow(ResultSet rs) throws SQLException {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("id", rs.getString("id"));
+        row.put("seq", rs.getLong("seq"));
+        row.put("aggregate_type", rs.getString("aggregate_type"));
+        row.put("aggregate_id", rs.getString("aggregate_id"));
+        row.put("event_type", rs.getString("event_type"));
+        return row;
     }
 }

@@ -17,7 +17,6 @@ import io.outboxrelay.settings.InvalidSettingException;
 import io.outboxrelay.settings.OperatorSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /**
  * The {@code validate} command: every PENDING row checked against the event schemas of outbox.schemas-dir as they are
@@ -26,18 +25,16 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "validate", description = {"Checks every PENDING row against the event schemas in outbox.schemas-dir "
         + "as they are now, without publishing or changing anything, and lists the rows that would fail (id, key, "
-        + "event type, schema file, failing JSON pointers), oldest first. Exit code 4 when some would fail."})
+        + "event type, schema file, failing JSON pointers; every error with --json), oldest first. Exit code 4 when "
+        + "some would fail."})
 final class ValidateCommand extends OutboxCommand {
 
     /** Rows read from the cursor at a time: the backlog may be millions of rows. */
     private static final int FETCH_SIZE = 1_000;
     private static final int ERRORS_WIDTH = 100;
 
-    @Option(names = "--json", description = "One JSON document on one line instead of the text (every error).")
-    boolean json;
-
     @Mixin
-    RowLimit limit;
+    Listing listing;
 
     @Override
     int run(Connection connection, OperatorSettings settings, PrintWriter out, PrintWriter err) throws SQLException {
@@ -68,7 +65,7 @@ final class ValidateCommand extends OutboxCommand {
                         continue;
                     }
                     failing++;
-                    if (rows.size() < limit.rows()) {
+                    if (rows.size() < listing.rows()) {
                         rows.add(row(rs, schema, violations));
                     }
                 }
@@ -76,7 +73,7 @@ final class ValidateCommand extends OutboxCommand {
         } finally {
             connection.rollback();
         }
-        if (json) {
+        if (listing.json()) {
             Map<String, Object> document = new LinkedHashMap<>();
             document.put("table", settings.table().qualified());
             document.put("schemas_dir", settings.schemasDir());
@@ -94,12 +91,7 @@ final class ValidateCommand extends OutboxCommand {
 
     private static Map<String, Object> row(ResultSet rs, EventSchema schema, List<Violation> violations)
             throws SQLException {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("id", rs.getString("id"));
-        row.put("seq", rs.getLong("seq"));
-        row.put("aggregate_type", rs.getString("aggregate_type"));
-        row.put("aggregate_id", rs.getString("aggregate_id"));
-        row.put("event_type", rs.getString("event_type"));
+        Map<String, Object> row = OutboxDatabase.eventRow(rs);
         row.put("schema", schema.file());
         List<Map<String, String>> errors = new ArrayList<>();
         for (Violation violation : violations) {

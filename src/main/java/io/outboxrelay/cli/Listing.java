@@ -5,8 +5,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** The {@code --limit N} of the commands that list rows (a picocli mixin): at most N rows, the oldest. */
-final class RowLimit {
+/**
+ * The options of the commands that list rows (a picocli mixin): {@code --json}, and {@code --limit N}, at most N
+ * rows, the oldest.
+ */
+final class Listing {
 
     static final int DEFAULT = 50;
     static final int MAX = 100_000;
@@ -15,6 +18,9 @@ final class RowLimit {
     CommandSpec command;
 
     private int rows = DEFAULT;
+
+    @Option(names = "--json", description = "One JSON document on one line instead of the text (whole values).")
+    private boolean json;
 
     /** A setter: picocli converts the number, this checks its range, both reported as bad usage. */
     @Option(names = "--limit", paramLabel = "N", defaultValue = "" + DEFAULT,
@@ -29,5 +35,9 @@ final class RowLimit {
 
     int rows() {
         return rows;
+    }
+
+    boolean json() {
+        return json;
     }
 }
