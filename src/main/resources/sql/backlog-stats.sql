@@ -9,7 +9,8 @@ SELECT count(*) FILTER (WHERE o.status = 'PENDING') AS pending,
        (SELECT count(DISTINCT (h.aggregate_type, h.aggregate_id))
           FROM {{outbox.table}}_held_keys h
           JOIN {{outbox.table}} b ON b.id = h.held_by
-         WHERE (b.status = 'PENDING' OR (b.status = 'FAILED' AND {{outbox.failed-blocks-key}}))
+         WHERE (b.status = 'PENDING'
+                OR (b.status = 'FAILED' AND CAST(:#${bean:relaySettings.failedBlocksKey} AS boolean)))
            AND EXISTS (SELECT 1
                          FROM {{outbox.table}} l
                         WHERE l.aggregate_type = h.aggregate_type

@@ -1,6 +1,7 @@
 package io.outboxrelay.cli;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -8,6 +9,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.regex.Pattern;
 
 import io.outboxrelay.settings.InvalidSettingException;
 import io.outboxrelay.settings.OperatorSettings;
@@ -62,9 +64,23 @@ final class OutboxDatabase {
 
     /** A statement of sql/NAME.sql for the configured table. */
     static String sql(String name, OperatorSettings settings) {
-        return OutboxSql.resolved(name, Map.of(
-                "outbox.table", settings.table().qualified(),
-                "outbox.failed-blocks-key", Boolean.toString(settings.failedBlocksKey())));
+        return OutboxSql.resolved(name, Map.of("outbox.table", settings.table().qualified()));
+    }
+
+    /**
+     * A statement the relay runs too (sql/NAME.sql), prepared for plain JDBC: the relay's setting parameters
+     * ({@code :#${bean:relaySettings.failedBlocksKey}}, the only one these statements use) bound from the settings.
+     */
+    static PreparedStatement prepareRelayStatement(Connection connection, String name, OperatorSettings settings)
+            throws SQLException {
+        String parameter = ":#${bean:relaySettings.failedBlocksKey}";
+        String sql = sql(name, settings);
+        int count = sql.split(Pattern.quote(parameter), -1).length - 1;
+        PreparedStatement statement = connection.prepareStatement(sql.replace(parameter, "?"));
+        for (int i = 1; i <= count; i++) {
+            statement.setBoolean(i, settings.failedBlocksKey());
+        }
+        return statement;
     }
 
     /** A failed statement, told as an operator needs it. */

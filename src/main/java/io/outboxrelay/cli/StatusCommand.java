@@ -2,6 +2,7 @@ package io.outboxrelay.cli;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -51,7 +52,8 @@ final class StatusCommand extends OutboxCommand {
             long failed;
             double oldestAge;
             long keysHeldBack;
-            try (ResultSet rs = statement.executeQuery(OutboxDatabase.sql("backlog-stats", settings))) {
+            try (PreparedStatement backlog = OutboxDatabase.prepareRelayStatement(connection, "backlog-stats",
+                    settings); ResultSet rs = backlog.executeQuery()) {
                 rs.next();
                 pending = rs.getLong("pending");
                 failed = rs.getLong("failed");

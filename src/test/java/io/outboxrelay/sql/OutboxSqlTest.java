@@ -56,9 +56,9 @@ class OutboxSqlTest {
     @Test
     void aMissingValueFailsNamingThePlaceholderAndTheFile() {
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> OutboxSql.resolved("backlog-stats", Map.of("outbox.table", "outbox")));
+                () -> OutboxSql.resolved("inbox-record", Map.of("outbox.table", "outbox")));
 
-        assertEquals("sql/backlog-stats.sql: no value for {{outbox.failed-blocks-key}}", e.getMessage());
+        assertEquals("sql/inbox-record.sql: no value for {{inbox.table}}", e.getMessage());
     }
 
     @Test
