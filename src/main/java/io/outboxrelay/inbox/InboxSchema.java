@@ -6,6 +6,7 @@ import javax.sql.DataSource;
 
 import io.outboxrelay.settings.TableName;
 import io.outboxrelay.sql.Migrations;
+import io.outboxrelay.sql.OutboxSql;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,14 @@ public class InboxSchema {
     /** For the postgresql-inbox-action Kamelet's bean: the table as its (schema-validated) parameter, migrated. */
     public InboxSchema(DataSource dataSource, String table) {
         this(dataSource, TableName.parse("table", table), true);
+    }
+
+    /**
+     * sql/inbox-record.sql for this inbox's table: the postgresql-inbox-action Kamelet runs it as its CamelSqlQuery
+     * header, the relay's template as {@code sql:ref:sql.inbox-record}.
+     */
+    public String recordStatement() {
+        return OutboxSql.resolved("inbox-record", Map.of("inbox.table", table.qualified()));
     }
 
     /** Applies the migrations on first use; throws (the message fails, and is redelivered) while it cannot. */

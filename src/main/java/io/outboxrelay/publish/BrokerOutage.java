@@ -38,19 +38,31 @@ public class BrokerOutage {
         this.clock = clock;
     }
 
-    /** Called when a publish failed with a transport-class error: is the broker itself unreachable? */
+    /**
+     * The failure routes' question when a publish failed with a transport-class error: is the broker itself
+     * unreachable? A question only (one probe answers for a second of failures); the routes' answer to a yes is
+     * {@link #pauseClaims}.
+     */
     public synchronized boolean isBrokerUnreachable() {
-        if (down) {
-            return true;
+        return down || probeCached() != null;
+    }
+
+    /**
+     * The failure routes' step when the broker is unreachable: nothing more of the claim is sent, and claims pause;
+     * while the outage lasts, a probe after each pause decides ({@link #mayClaim}).
+     *
+     * @param batch the claim whose send failed, or null
+     */
+    public synchronized void pauseClaims(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+        if (batch != null) {
+            batch.stopSending();
         }
-        String problem = probeCached();
-        if (problem != null) {
+        if (!down) {
             down = true;
             pause = FIRST_PAUSE;
             pausedUntil = clock.instant().plus(pause);
-            LOG.warn("Broker unreachable, pausing claims: {}", problem);
+            LOG.warn("Broker unreachable, pausing claims: {}", lastProblem);
         }
-        return problem != null;
     }
 
     /** May the relay claim now? While down, a probe after each pause decides; the pause doubles up to 10 s. */
@@ -72,11 +84,6 @@ public class BrokerOutage {
         pausedUntil = clock.instant().plus(pause);
         LOG.warn("Broker still unreachable, next probe in {}s: {}", pause.toSeconds(), problem);
         return false;
-    }
-
-    /** The failure routes' step when the broker does not answer: nothing more of the claim is sent. */
-    public void stopSending(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
-        batch.stopSending();
     }
 
     /** True while claims are paused for an outage. */

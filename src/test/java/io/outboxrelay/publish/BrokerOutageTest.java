@@ -5,8 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.OutboxEvent;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,6 +39,8 @@ class BrokerOutageTest {
         problem = "connection refused";
 
         assertTrue(outage.isBrokerUnreachable());
+        assertFalse(outage.isDown(), "a question only: the failure routes pause the claims");
+        outage.pauseClaims(null);
         assertTrue(outage.isDown());
         assertFalse(outage.mayClaim());
         clock.advance(Duration.ofMillis(999));
@@ -46,7 +51,7 @@ class BrokerOutageTest {
     @Test
     void claimingResumesAtTheFirstProbeThatIsAnswered() {
         problem = "connection refused";
-        outage.isBrokerUnreachable();
+        startOutage();
 
         problem = null;
         clock.advance(Duration.ofMillis(1001));
@@ -59,7 +64,7 @@ class BrokerOutageTest {
     @Test
     void theProbeAtTheEndOfThePauseIsAFreshOne() {
         problem = "connection refused";
-        outage.isBrokerUnreachable();
+        startOutage();
 
         problem = null;
         clock.advance(Duration.ofSeconds(1));
@@ -71,7 +76,7 @@ class BrokerOutageTest {
     @Test
     void whileTheBrokerStaysDownThePauseDoublesUpToTenSeconds() {
         problem = "connection refused";
-        outage.isBrokerUnreachable();
+        startOutage();
         long[] expectedPauses = {2_000, 4_000, 8_000, 10_000, 10_000};
         clock.advance(Duration.ofMillis(1_001));
 
@@ -87,7 +92,7 @@ class BrokerOutageTest {
     @Test
     void afterARecoveryTheNextOutageStartsWithTheShortPauseAgain() {
         problem = "down";
-        outage.isBrokerUnreachable();
+        startOutage();
         clock.advance(Duration.ofMillis(1_001));
         outage.mayClaim(); // still down: the pause is now 2 s
         problem = null;
@@ -96,7 +101,7 @@ class BrokerOutageTest {
 
         problem = "down again";
         clock.advance(Duration.ofMillis(1_001));
-        assertTrue(outage.isBrokerUnreachable());
+        startOutage();
         clock.advance(Duration.ofMillis(1_001));
         problem = null;
         assertTrue(outage.mayClaim(), "the pause is one second again, not the two of the last outage");
@@ -118,12 +123,29 @@ class BrokerOutageTest {
     @Test
     void whileDownEveryFailureIsAnOutageWithoutProbing() {
         problem = "down";
-        outage.isBrokerUnreachable();
+        startOutage();
         problem = null;
         clock.advance(Duration.ofSeconds(5));
 
         assertTrue(outage.isBrokerUnreachable(), "only mayClaim's probe ends an outage");
         assertEquals(1, probes.get());
+    }
+
+    @Test
+    void pausingStopsTheClaimsSending() {
+        problem = "down";
+        EventBatch batch = EventBatch.of(List.of(new OutboxEvent("a1", 1, 0, "order", "A", "E", "{}", null,
+                Instant.EPOCH, 0)));
+        assertTrue(outage.isBrokerUnreachable());
+        outage.pauseClaims(batch);
+        assertFalse(batch.maySend("a1"), "nothing more of the claim is sent");
+        assertTrue(outage.isDown());
+    }
+
+    /** What the failure routes do when a send failed and the broker does not answer. */
+    private void startOutage() {
+        assertTrue(outage.isBrokerUnreachable());
+        outage.pauseClaims(null);
     }
 
     /** A clock the test moves by hand. */
