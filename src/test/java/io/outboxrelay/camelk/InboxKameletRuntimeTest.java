@@ -38,15 +38,7 @@ class InboxKameletRuntimeTest {
         try (TestDatabase db = TestDatabase.create()) {
             db.update("CREATE SCHEMA app");
             db.update("CREATE TABLE applied (order_id text NOT NULL)");
-            PGSimpleDataSource dataSource = new PGSimpleDataSource();
-            dataSource.setURL(db.url());
-            dataSource.setUser("postgres");
-
-            Main main = new Main();
-            // only what a Pipe gives the Kamelet: not the relay's application.properties
-            main.setDefaultPropertyPlaceholderLocation("false");
-            main.addInitialProperty("camel.component.kamelet.location", "file:deploy/camel-k/kamelets");
-            main.bind("ordersDb", dataSource);
+            Main main = pipe(db);
             main.configure().addRoutesBuilder(new RouteBuilder() {
                 @Override
                 public void configure() {
@@ -95,13 +87,7 @@ class InboxKameletRuntimeTest {
     @Test
     void withOpenTelemetryConfiguredTheKameletMakesAConsumerSpanPerMessageInItsTrace() {
         try (TestDatabase db = TestDatabase.create(); OtlpReceiver receiver = OtlpReceiver.start()) {
-            PGSimpleDataSource dataSource = new PGSimpleDataSource();
-            dataSource.setURL(db.url());
-            dataSource.setUser("postgres");
-            Main main = new Main();
-            main.setDefaultPropertyPlaceholderLocation("false");
-            main.addInitialProperty("camel.component.kamelet.location", "file:deploy/camel-k/kamelets");
-            main.bind("ordersDb", dataSource);
+            Main main = pipe(db);
             main.configure().addRoutesBuilder(new RouteBuilder() {
                 @Override
                 public void configure() {
@@ -153,5 +139,20 @@ class InboxKameletRuntimeTest {
             assertEquals(Status.StatusCode.STATUS_CODE_ERROR, failed.status(), "the handler failed");
             assertTrue(failed.eventNames().contains("exception"));
         }
+    }
+
+    /**
+     * A Camel Main as a Pipe runs the Kamelet: only what a Pipe gives it (not the relay's application.properties),
+     * the Kamelets of deploy/camel-k, and the Integration's data source (ordersDb) on the test's database.
+     */
+    private static Main pipe(TestDatabase db) {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL(db.url());
+        dataSource.setUser("postgres");
+        Main main = new Main();
+        main.setDefaultPropertyPlaceholderLocation("false");
+        main.addInitialProperty("camel.component.kamelet.location", "file:deploy/camel-k/kamelets");
+        main.bind("ordersDb", dataSource);
+        return main;
     }
 }

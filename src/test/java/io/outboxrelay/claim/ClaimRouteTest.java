@@ -13,7 +13,6 @@ import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.support.RelayRoutesTestSupport;
 import org.apache.camel.Exchange;
-import org.apache.camel.builder.AdviceWith;
 import org.apache.camel.builder.NotifyBuilder;
 import org.apache.camel.component.mock.MockEndpoint;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -37,9 +36,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(20)
 class ClaimRouteTest extends RelayRoutesTestSupport {
 
-    private static final String CLAIM = "mock:claim";
-    private static final String MARK = "mock:mark";
-
     @Override
     protected List<String> routeFiles() {
         return List.of("failure.camel.yaml", "publish.camel.yaml", "claim.camel.yaml");
@@ -58,23 +54,12 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
 
     @Override
     protected void advise() throws Exception {
-        // the same queue and consumers; a seda consumer started with the context first sleeps its poll timeout (1 s
-        // by default), which would make every test a second longer
-        AdviceWith.adviceWith(context, "outbox-claim", route -> route.replaceFromWith(
-                context.resolvePropertyPlaceholders("seda:outbox-claims?size={{outbox.concurrent-claims}}"
-                        + "&concurrentConsumers={{outbox.concurrent-claims}}&pollTimeout=20")));
-        AdviceWith.adviceWith(context, "outbox-claim-events",
-                route -> route.weaveById("claim-events").replace().to(CLAIM));
-        AdviceWith.adviceWith(context, "outbox-mark", route -> route.weaveById("mark-published").replace().to(MARK));
-        // the safety-net poll would add claims on its own schedule
-        AdviceWith.adviceWith(context, "outbox-poll", route -> route.replaceFromWith("direct:outbox-poll"));
+        adviseClaimRoutes();
     }
 
     @BeforeEach
-    void ownPartitionZero() {
-        partitionGrants.heartbeatParameters();
-        partitionGrants.heartbeat(List.of(Map.of("partition_number", 0, "taken", true, "giving_up", false,
-                "live_instances", 1)));
+    void ownsPartitionZero() {
+        ownPartitionZero();
     }
 
     @Test

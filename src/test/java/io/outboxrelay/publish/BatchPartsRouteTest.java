@@ -32,8 +32,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(20)
 class BatchPartsRouteTest extends RelayRoutesTestSupport {
 
-    private static final String CLAIM = "mock:claim";
-    private static final String MARK = "mock:mark";
     private static final String PART = "mock:part";
     private static final String ALONE = "mock:alone";
 
@@ -56,23 +54,15 @@ class BatchPartsRouteTest extends RelayRoutesTestSupport {
 
     @Override
     protected void advise() throws Exception {
-        AdviceWith.adviceWith(context, "outbox-claim", route -> route.replaceFromWith(
-                context.resolvePropertyPlaceholders("seda:outbox-claims?size={{outbox.concurrent-claims}}"
-                        + "&concurrentConsumers={{outbox.concurrent-claims}}&pollTimeout=20")));
-        AdviceWith.adviceWith(context, "outbox-claim-events",
-                route -> route.weaveById("claim-events").replace().to(CLAIM));
-        AdviceWith.adviceWith(context, "outbox-mark", route -> route.weaveById("mark-published").replace().to(MARK));
+        adviseClaimRoutes();
         AdviceWith.adviceWith(context, "outbox-publish-part", route -> route.weaveById("send-part").replace().to(PART));
         AdviceWith.adviceWith(context, "outbox-publish-event",
                 route -> route.weaveById("send-event").replace().to(ALONE));
-        AdviceWith.adviceWith(context, "outbox-poll", route -> route.replaceFromWith("direct:outbox-poll"));
     }
 
     @BeforeEach
-    void ownPartitionZero() {
-        partitionGrants.heartbeatParameters();
-        partitionGrants.heartbeat(List.of(Map.of("partition_number", 0, "taken", true, "giving_up", false,
-                "live_instances", 1)));
+    void ownsPartitionZero() {
+        ownPartitionZero();
     }
 
     @Test

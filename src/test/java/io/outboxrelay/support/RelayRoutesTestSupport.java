@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -46,6 +47,10 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
 
     /** Where order events go (outbox.endpoint evaluated with ce_aggregatetype=order). */
     protected static final String ORDERS = "mock:outbox.event.order";
+    /** The claim's SQL step (sql/claim.sql), advised by {@link #adviseClaimRoutes()}. */
+    protected static final String CLAIM = "mock:claim";
+    /** The mark's SQL step (sql/mark.sql), advised by {@link #adviseClaimRoutes()}. */
+    protected static final String MARK = "mock:mark";
     /** The record-failure route's SQL step (sql/record-failure.sql), advised. */
     protected static final String RECORD_FAILURE = "mock:record-failure";
 
@@ -61,6 +66,28 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
 
     /** The route files under src/main/resources/routes/ this test runs. */
     protected abstract List<String> routeFiles();
+
+    /**
+     * The claim routes as a route test runs them: the claim and mark SQL steps into {@link #CLAIM} and {@link #MARK},
+     * the same claim queue and consumers without a seda consumer's first poll timeout (1 s by default, a second more
+     * per test), and no safety-net poll adding claims on its own schedule.
+     */
+    protected void adviseClaimRoutes() throws Exception {
+        AdviceWith.adviceWith(context, "outbox-claim", route -> route.replaceFromWith(
+                context.resolvePropertyPlaceholders("seda:outbox-claims?size={{outbox.concurrent-claims}}"
+                        + "&concurrentConsumers={{outbox.concurrent-claims}}&pollTimeout=20")));
+        AdviceWith.adviceWith(context, "outbox-claim-events",
+                route -> route.weaveById("claim-events").replace().to(CLAIM));
+        AdviceWith.adviceWith(context, "outbox-mark", route -> route.weaveById("mark-published").replace().to(MARK));
+        AdviceWith.adviceWith(context, "outbox-poll", route -> route.replaceFromWith("direct:outbox-poll"));
+    }
+
+    /** This instance owns partition 0 (as a heartbeat's answer would say). */
+    protected void ownPartitionZero() {
+        partitionGrants.heartbeatParameters();
+        partitionGrants.heartbeat(List.of(Map.of("partition_number", 0, "taken", true, "giving_up", false,
+                "live_instances", 1)));
+    }
 
     /** What the relay asks Kafka (topic limits): by default nothing may be asked. */
     protected KafkaAdmin kafkaAdmin() {

@@ -232,10 +232,10 @@ class TracingIT {
 
             // two attempts (max-attempts), each a send and one redelivery: four spans, all ERROR, all children of
             // the writer's span, each with its exception
-            List<ReceivedSpan> failed = await().atMost(Duration.ofSeconds(30)).until(
-                    () -> spans(service, SpanKind.SPAN_KIND_PRODUCER, refused), list -> list.size() >= 4);
-            Thread.sleep(500);
-            failed = spans(service, SpanKind.SPAN_KIND_PRODUCER, refused);
+            // (and no more: the count holds for half a second after the row became FAILED)
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(30)).until(
+                    () -> spans(service, SpanKind.SPAN_KIND_PRODUCER, refused).size() == 4);
+            List<ReceivedSpan> failed = spans(service, SpanKind.SPAN_KIND_PRODUCER, refused);
             assertEquals(4, failed.size(), "a span per attempt: " + failed);
             for (ReceivedSpan attempt : failed) {
                 assertEquals(StatusCode.STATUS_CODE_ERROR, attempt.status());
