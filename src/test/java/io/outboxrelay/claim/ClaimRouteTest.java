@@ -38,7 +38,7 @@ class ClaimRouteTest extends RelayRoutesTestSupport {
 
     @Override
     protected List<String> routeFiles() {
-        return List.of("failure.camel.yaml", "publish.camel.yaml", "claim.camel.yaml");
+        return CLAIM_PATH_ROUTES;
     }
 
     @Override

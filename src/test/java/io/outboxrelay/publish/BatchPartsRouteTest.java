@@ -37,7 +37,7 @@ class BatchPartsRouteTest extends RelayRoutesTestSupport {
 
     @Override
     protected List<String> routeFiles() {
-        return List.of("failure.camel.yaml", "publish.camel.yaml", "claim.camel.yaml");
+        return CLAIM_PATH_ROUTES;
     }
 
     @Override

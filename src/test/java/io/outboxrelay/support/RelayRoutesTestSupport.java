@@ -51,6 +51,9 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
     protected static final String CLAIM = "mock:claim";
     /** The mark's SQL step (sql/mark.sql), advised by {@link #adviseClaimRoutes()}. */
     protected static final String MARK = "mock:mark";
+    /** The route files of the claim's path: its routes, the publish routes they call, the failure configuration. */
+    protected static final List<String> CLAIM_PATH_ROUTES = List.of("failure.camel.yaml", "publish.camel.yaml",
+            "claim.camel.yaml");
     /** The record-failure route's SQL step (sql/record-failure.sql), advised. */
     protected static final String RECORD_FAILURE = "mock:record-failure";
 
