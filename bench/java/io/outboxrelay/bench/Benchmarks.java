@@ -33,8 +33,10 @@ import io.outboxrelay.support.KafkaBroker;
  * --writer-counts N,N,... (8,32,64) and --writer-seconds N (10: measured after a 2 s warm-up) (the writers scenario),
  * --crash-events N (50000: the backlog of the crash scenarios), --janitor-published N (1000000) (the janitors
  * scenario: one retention pass against three at once),
- * --only drain,steady,... (all but wakeup; wakeup = steady, steady_claim_index, idle and idle_claim_index: the
- * relay with outbox.wake-up=sequence and =claim-index).
+ * --late-commits N (10: one at a time, quiet and beside traffic, besides 50 concurrent) (the latecommit scenario),
+ * --outage-trials N (3) and --outage-seconds N (30) (the outage scenario: first publish after Kafka's return),
+ * --only drain,steady,... (all but wakeup, latecommit and outage; wakeup = steady, steady_claim_index, idle and
+ * idle_claim_index: the relay with outbox.wake-up=sequence and =claim-index).
  * PostgreSQL runs with autovacuum on for the benchmarks, as in production; the server's own setting is put back at
  * the end.
  */
@@ -61,6 +63,9 @@ public final class Benchmarks {
         List<Integer> writerCounts = Arrays.stream(o.getOrDefault("writer-counts", "8,32,64").split(","))
                 .map(String::trim).map(Integer::parseInt).toList();
         int writerSeconds = Integer.parseInt(o.getOrDefault("writer-seconds", "10"));
+        int lateCommits = Integer.parseInt(o.getOrDefault("late-commits", "10"));
+        int outageTrials = Integer.parseInt(o.getOrDefault("outage-trials", "3"));
+        int outageSeconds = Integer.parseInt(o.getOrDefault("outage-seconds", "30"));
         List<String> only = List.of(o.getOrDefault("only",
                 "limits,naive,plain,drain,schemas,tracing,hot,startup,steady,idle,writers,retention,archive,"
                         + "crash,janitors")
@@ -146,6 +151,14 @@ public final class Benchmarks {
                     Crashes crashes = new Crashes(environment);
                     record(results, run, crashes.restart(crashEvents));
                     record(results, run, crashes.oneOfThree(crashEvents));
+                }
+                if (only.contains("latecommit")) {
+                    for (Map<String, Object> late : new LateCommits(environment).latecommit(lateCommits)) {
+                        record(results, run, late);
+                    }
+                }
+                if (only.contains("outage")) {
+                    record(results, run, new LateCommits(environment).outage(outageTrials, outageSeconds));
                 }
                 if (only.contains("janitors")) {
                     for (Map<String, Object> janitors : new Janitors(environment).run(janitorPublished,

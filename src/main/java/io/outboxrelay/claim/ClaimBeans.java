@@ -42,11 +42,12 @@ public final class ClaimBeans {
                 grants);
         context.getManagementStrategy().addEventNotifier(leave);
         services.accept(leave);
+        boolean claimIndex = settings.wakeUp() == RelaySettings.WakeUp.CLAIM_INDEX;
         services.accept(settings.wakeUp() == RelaySettings.WakeUp.NOTIFY
                 ? new InsertListener(dataSource, settings.table().qualified(), wake.apply("direct:outbox-wake"))
                 : new NewEventsWatch(dataSource, settings.table(),
-                        settings.wakeUp() == RelaySettings.WakeUp.CLAIM_INDEX, settings.wakeUpMinIntervalMs(),
-                        settings.wakeUpMaxIntervalMs(), wake.apply("direct:outbox-wake"),
-                        wake.apply("direct:outbox-look")));
+                        NewEventsWatch.Statements.of(claimIndex, name -> OutboxSql.resolved(context, name)),
+                        claimIndex, settings.wakeUpMinIntervalMs(), settings.wakeUpMaxIntervalMs(),
+                        wake.apply("direct:outbox-wake"), wake.apply("direct:outbox-look")));
     }
 }

@@ -4,8 +4,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.UnaryOperator;
 
 import javax.sql.DataSource;
 
@@ -16,36 +19,46 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Finds new events at no cost to the writers (outbox.wake-up=sequence, the default): watches the outbox's seq
- * sequence, {@code SELECT last_value FROM <seq>}, which reads no table and takes no lock the writers' transactions
- * take part in, on a connection of its own, and wakes the claims when it moved. Java because Camel's scheduler polls
- * at a fixed delay (its backoff skips polls, it does not stretch them): this watch looks again after
+ * sequence (sql/watch-sequence.sql), which reads no table and takes no lock the writers' transactions take part in,
+ * on a connection of its own, and wakes the claims when it moved. Java because Camel's scheduler polls at a fixed
+ * delay (its backoff skips polls, it does not stretch them): this watch looks again after
  * outbox.wake-up.min-interval-ms while events arrive, and doubles its pause up to outbox.wake-up.max-interval-ms while
  * none do, so an idle relay asks a few dozen times a second and a busy one finds an event within milliseconds of its
  * INSERT. While events keep coming, one wake-up every min-interval is what batches them: the claims it starts each
  * take what arrived meanwhile, instead of a claim per event (which cost a claim's CPU for one or two events).
  * <p>
- * last_value moves at the INSERT, before the writer commits, so the claims woken by a move may not see the event yet.
- * The same look therefore reads the transaction horizon ({@code txid_current_snapshot()}, PostgreSQL 12+): the first
- * quiet look after a move takes a transaction id ({@code txid_current()}, one per burst of events), above every id
- * assigned so far; once the oldest transaction still running is past it, every transaction that wrote the moved values
- * has committed or rolled back, and the watch wakes one claim of every free partition ("settle"). So a long business
- * transaction's event is found when it commits, not at the next poll.
- * While an older transaction holds that horizon back (a long report, a session idle in transaction), the watch also
- * settles on each of its looks in the {@link #SETTLE_NANOS} after the move (a handful: its pauses double), which
- * covers writers that commit a few milliseconds after their INSERT.
+ * The sequence moves at the INSERT, before the writer commits, so the claims woken by a move may not see the event
+ * yet. So, while new events are unsettled, each look also asks which transactions hold the lock every writer of the
+ * outbox holds from its INSERT to its end (sql/watch-writers.sql): the first quiet look after a move notes them and
+ * wakes one claim of every free partition ("settle", for the writers that committed meanwhile), and each time one of
+ * the noted writers is gone the watch settles again. So an event committed long after its INSERT is found when it
+ * commits, whatever other, unrelated transactions stay open. A transaction id horizon (the oldest running
+ * transaction) was the earlier way, and any stranger's open transaction held it back (docs/BENCHMARKS.md, "late
+ * commits"); the lock look costs ~50 µs of PostgreSQL CPU and runs only while a writer of the new events is open.
  * <p>
  * outbox.wake-up=claim-index is the other candidate measured (docs/BENCHMARKS.md, "wake-up"): the same watch over
- * {@code max(seq)} of the PENDING rows, which sees committed rows only but reads the claim index at every look.
+ * the largest PENDING seq (sql/watch-claim-index.sql), which sees committed rows only but reads the claim index at
+ * every look.
  */
 public class NewEventsWatch extends ServiceSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(NewEventsWatch.class);
-    /** How long after a move the looks settle even while an older transaction holds the horizon back. */
-    static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long RECONNECT_MILLIS = 1_000;
+
+    /** The watch's statements: which objects to watch, the look at the watched value, the writers still open. */
+    public record Statements(String outbox, String look, String writers) {
+
+        /** sql/watch-*.sql, each resolved by the given function (its placeholders). */
+        public static Statements of(boolean claimIndex, UnaryOperator<String> resolved) {
+            return new Statements(resolved.apply("watch-outbox"),
+                    resolved.apply(claimIndex ? "watch-claim-index" : "watch-sequence"),
+                    resolved.apply("watch-writers"));
+        }
+    }
 
     private final DataSource dataSource;
     private final TableName table;
+    private final Statements statements;
     private final boolean claimIndex;
     private final long fastestNanos;
     private final long slowestNanos;
@@ -55,14 +68,15 @@ public class NewEventsWatch extends ServiceSupport {
     private boolean broken;
 
     /**
-     * @param claimIndex watch max(seq) of the PENDING rows instead of the sequence (outbox.wake-up=claim-index)
+     * @param claimIndex watch the largest PENDING seq instead of the sequence (outbox.wake-up=claim-index)
      * @param news       wakes every claim that may run (new events)
-     * @param settle     wakes one claim of every free partition (the transactions that wrote them ended)
+     * @param settle     wakes one claim of every free partition (transactions that wrote new events ended)
      */
-    public NewEventsWatch(DataSource dataSource, TableName table, boolean claimIndex, int minIntervalMs,
-            int maxIntervalMs, Runnable news, Runnable settle) {
+    public NewEventsWatch(DataSource dataSource, TableName table, Statements statements, boolean claimIndex,
+            int minIntervalMs, int maxIntervalMs, Runnable news, Runnable settle) {
         this.dataSource = dataSource;
         this.table = table;
+        this.statements = statements;
         this.claimIndex = claimIndex;
         this.fastestNanos = TimeUnit.MILLISECONDS.toNanos(minIntervalMs);
         this.slowestNanos = TimeUnit.MILLISECONDS.toNanos(maxIntervalMs);
@@ -80,38 +94,9 @@ public class NewEventsWatch extends ServiceSupport {
     private void watch() {
         while (thread != null) {
             try (Connection connection = dataSource.getConnection();
-                    PreparedStatement look = connection.prepareStatement(lookStatement(connection));
-                    PreparedStatement assignedSoFar = connection.prepareStatement("SELECT txid_current()")) {
-                if (broken) {
-                    LOG.info("Watching for new events again");
-                    broken = false;
-                }
-                // events may have been committed while nobody watched
-                news.run();
-                Pacing pacing = new Pacing(fastestNanos, slowestNanos, SETTLE_NANOS);
-                long seen = Long.MIN_VALUE;
-                while (thread != null) {
-                    long value;
-                    long oldestRunning;
-                    try (ResultSet rs = look.executeQuery()) {
-                        rs.next();
-                        value = rs.getLong(1);
-                        oldestRunning = rs.getLong(2);
-                    }
-                    // the sequence only moves forward (unless restarted); the largest PENDING seq also falls as events
-                    // are marked
-                    boolean moved = claimIndex ? value > seen : value != seen;
-                    // the first quiet look after a move: an id above every one assigned so far (txid_current() takes
-                    // one; a snapshot's xmax is only one past the last one completed)
-                    long mark = !moved && pacing.wantsMark() ? single(assignedSoFar) : 0;
-                    switch (pacing.next(moved, oldestRunning, mark, System.nanoTime())) {
-                        case NEWS -> news.run();
-                        case SETTLE -> settle.run();
-                        case QUIET -> { }
-                    }
-                    seen = value;
-                    LockSupport.parkNanos(pacing.pauseNanos());
-                }
+                    PreparedStatement look = connection.prepareStatement(statements.look());
+                    PreparedStatement writers = connection.prepareStatement(statements.writers())) {
+                watchOn(connection, look, writers);
             } catch (SQLException | RuntimeException e) {
                 if (thread != null) {
                     if (!broken) {
@@ -125,32 +110,64 @@ public class NewEventsWatch extends ServiceSupport {
         }
     }
 
-    private static long single(PreparedStatement statement) throws SQLException {
-        try (ResultSet rs = statement.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
+    private void watchOn(Connection connection, PreparedStatement look, PreparedStatement writers)
+            throws SQLException {
+        long[] watched = watchedObjects(connection);
+        if (!claimIndex) {
+            look.setLong(1, watched[1]);
+        }
+        writers.setLong(1, watched[0]);
+        if (broken) {
+            LOG.info("Watching for new events again");
+            broken = false;
+        }
+        // events may have been committed while nobody watched
+        news.run();
+        Pacing pacing = new Pacing(fastestNanos, slowestNanos);
+        long seen = Long.MIN_VALUE;
+        while (thread != null) {
+            long value;
+            try (ResultSet rs = look.executeQuery()) {
+                rs.next();
+                value = rs.getLong(1);
+            }
+            // the sequence only moves forward (unless restarted); the largest PENDING seq also falls as events are
+            // marked
+            boolean moved = claimIndex ? value > seen : value != seen;
+            switch (pacing.next(moved, !moved && pacing.unsettled() ? openWriters(writers) : Set.of())) {
+                case NEWS -> news.run();
+                case SETTLE -> settle.run();
+                case QUIET -> { }
+            }
+            seen = value;
+            LockSupport.parkNanos(pacing.pauseNanos());
         }
     }
 
-    /** The watched value (the sequence's, 0 before its first value; or the largest PENDING seq) and the horizon. */
-    private String lookStatement(Connection connection) throws SQLException {
-        String value = claimIndex
-                ? "(SELECT coalesce(max(seq), 0) FROM " + table.qualified() + " WHERE status = 'PENDING')"
-                : "(SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM " + sequenceOf(connection, table) + ")";
-        return "SELECT " + value + ", txid_snapshot_xmin(txid_current_snapshot())";
-    }
-
-    /** The identity sequence behind the outbox's seq column, quoted as PostgreSQL names it. */
-    private static String sequenceOf(Connection connection, TableName table) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_get_serial_sequence(?, 'seq')")) {
+    /** The outbox table's object id and its sequence's. */
+    private long[] watchedObjects(Connection connection) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(statements.outbox())) {
             ps.setString(1, table.qualified());
+            ps.setString(2, table.qualified());
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next() || rs.getString(1) == null) {
+                rs.next();
+                long sequence = rs.getLong(2);
+                if (rs.wasNull()) {
                     throw new SQLException("no sequence behind " + table.qualified() + ".seq yet");
                 }
-                return rs.getString(1);
+                return new long[] {rs.getLong(1), sequence};
             }
         }
+    }
+
+    private static Set<String> openWriters(PreparedStatement writers) throws SQLException {
+        Set<String> open = new HashSet<>();
+        try (ResultSet rs = writers.executeQuery()) {
+            while (rs.next()) {
+                open.add(rs.getString(1));
+            }
+        }
+        return open;
     }
 
     @Override
@@ -167,7 +184,7 @@ public class NewEventsWatch extends ServiceSupport {
     enum Look {
         /** New events: wake every claim that may run. */
         NEWS,
-        /** The transactions that wrote the last new events have all ended: their events are visible now. */
+        /** Transactions that wrote new events have ended: their events are visible now. */
         SETTLE,
         /** Nothing to do. */
         QUIET
@@ -175,63 +192,51 @@ public class NewEventsWatch extends ServiceSupport {
 
     /**
      * The watch's rhythm, apart from the database so it is tested on its own. The pause is the fastest after new
-     * events and doubles up to the slowest while none come. After new events, the first quiet look takes a mark, a
-     * transaction id above every one assigned so far (by then every writer of those events has its id); once the
-     * oldest transaction still running is past that mark, the look settles, and the watch is settled. Until then,
-     * looks within the settle time of the move settle too (an older transaction may hold the horizon back for long).
+     * events and doubles up to the slowest while none come. After new events, the first quiet look settles and notes
+     * the writers still open (every writer of those events that has not ended yet is among them); each later look
+     * that finds some of them gone settles again, and once none is left the watch is settled: it asks no more.
      */
     static final class Pacing {
-        private static final long NO_MARK = Long.MIN_VALUE;
-
         private final long fastestNanos;
         private final long slowestNanos;
-        private final long settleNanos;
         private long pauseNanos;
         private boolean unsettled;
-        private long mark = NO_MARK;
-        private long movedAtNanos;
+        /** The writers noted at the first quiet look after news and still open; null before that look. */
+        private Set<String> writers;
 
-        Pacing(long fastestNanos, long slowestNanos, long settleNanos) {
+        Pacing(long fastestNanos, long slowestNanos) {
             this.fastestNanos = fastestNanos;
             this.slowestNanos = Math.max(fastestNanos, slowestNanos);
-            this.settleNanos = settleNanos;
             this.pauseNanos = fastestNanos;
         }
 
-        /** Whether the next quiet look must bring a mark (the first one after a move). */
-        boolean wantsMark() {
-            return unsettled && mark == NO_MARK;
+        /** Whether a quiet look must bring the writers still open (new events are not settled yet). */
+        boolean unsettled() {
+            return unsettled;
         }
 
         /**
-         * @param moved         the watched value changed since the last look
-         * @param oldestRunning the oldest transaction id still running (txid_snapshot_xmin)
-         * @param mark          when {@link #wantsMark()} and the look is quiet: an id above every one assigned so far
-         *                      (txid_current()); ignored otherwise
-         * @param nowNanos      when the look was made (System.nanoTime)
+         * @param moved       the watched value changed since the last look
+         * @param openWriters when the look is quiet and {@link #unsettled()}: the transactions holding the writers'
+         *                    lock on the outbox now; ignored otherwise
          */
-        Look next(boolean moved, long oldestRunning, long mark, long nowNanos) {
+        Look next(boolean moved, Set<String> openWriters) {
             if (moved) {
                 unsettled = true;
-                this.mark = NO_MARK;
-                movedAtNanos = nowNanos;
+                writers = null;
                 pauseNanos = fastestNanos;
                 return Look.NEWS;
             }
             pauseNanos = Math.min(slowestNanos, pauseNanos * 2);
-            if (unsettled) {
-                if (this.mark == NO_MARK) {
-                    this.mark = mark;
-                }
-                if (oldestRunning >= this.mark) {
-                    unsettled = false;
-                    return Look.SETTLE;
-                }
-                if (nowNanos - movedAtNanos <= settleNanos) {
-                    return Look.SETTLE;
-                }
+            if (!unsettled) {
+                return Look.QUIET;
             }
-            return Look.QUIET;
+            boolean ended = writers == null || writers.retainAll(openWriters);
+            if (writers == null) {
+                writers = new HashSet<>(openWriters);
+            }
+            unsettled = !writers.isEmpty();
+            return ended ? Look.SETTLE : Look.QUIET;
         }
 
         long pauseNanos() {

@@ -128,9 +128,10 @@ public class PartitionGrants {
      * A grant for one claim, or null when there is nothing to grant now (no partition owned and free, or as many
      * claims in progress as allowed). The poll's claim reads every free partition a little. Otherwise the claims that
      * may run share the free partitions: those whose last claim filled its share first, spread over the claims (each
-     * then gets a whole share of events for them), the others evenly, the last claim taking whatever is free. News
-     * that finds no partition free is remembered: the claims in progress may not see it, so the claims go again when
-     * one ends (with AGAIN, which is not news: it cannot keep them going by itself).
+     * then gets a whole share of events for them), the others evenly, the last claim taking whatever is free. News or
+     * a look (a late commit's settle) that finds no partition free is remembered: the claims in progress may not see
+     * what it came for, so the claims go again when one ends (with AGAIN, which is not news: it cannot keep them going
+     * by itself).
      */
     public synchronized Grant take(Wake wake) {
         if (stopping) {
@@ -139,7 +140,7 @@ public class PartitionGrants {
         // at most outbox.batch-size events claimed and not yet settled, whatever the claims in progress
         int budget = Math.min(claimLimit, batchSize - inFlight.count());
         if (claims.size() >= concurrentClaims || budget < 1) {
-            wakeMissed |= wake == Wake.NEWS;
+            wakeMissed |= wake != Wake.AGAIN;
             return null;
         }
         long now = System.nanoTime();
@@ -150,7 +151,7 @@ public class PartitionGrants {
             }
         }
         if (free.isEmpty()) {
-            wakeMissed |= wake == Wake.NEWS && !granted.isEmpty();
+            wakeMissed |= wake != Wake.AGAIN && !granted.isEmpty();
             return null;
         }
         Collections.sort(free);

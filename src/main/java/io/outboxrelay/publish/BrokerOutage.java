@@ -1,37 +1,42 @@
 package io.outboxrelay.publish;
 
+import java.net.ConnectException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.ExchangeNames;
 import org.apache.camel.ExchangeProperty;
+import org.apache.camel.Processor;
+import org.apache.camel.util.ObjectHelper;
+import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jms.JmsException;
 
 /**
- * Knows whether the broker is down, so the relay backs off instead of burning attempts on healthy events. A publish
- * that fails with a transport-class error (timeout, connection) only counts as an outage if the broker does not
- * answer a probe either; then claiming pauses, with exponential backoff, until a probe succeeds. A broker that
- * answers but rejects a message is the message's problem: that is an ordinary failed attempt.
+ * Knows whether the broker is down, so the relay waits instead of burning attempts on healthy events. A failed send has
+ * the broker probed, as a step of its own (the failure routes' onExceptionOccurred, {@link #probeAfterFailure}; one
+ * probe answers for a second of failures); a send that failed with a transport-class error is an outage when the last
+ * probe found the broker unreachable ({@link #isBrokerUnreachable}: answered from that probe, no I/O). Then nothing
+ * more of the claim is sent and claims pause; while the outage lasts, the probe route (routes/health.camel.yaml,
+ * outbox-broker-probe) probes every second, and the first answer ends it and wakes the claims: publishing resumes
+ * within about a second of the broker's return. A broker that answers but rejects a message is the message's problem:
+ * an ordinary failed attempt.
  */
 public class BrokerOutage {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerOutage.class);
-    private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
-    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(10);
-    /** One probe answers for a whole batch of failing events. */
-    private static final Duration PROBE_CACHE = Duration.ofSeconds(1);
+    /** One probe answers for the failures of this long (a batch of failing events does not probe per event). */
+    static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
 
     private final BrokerProbe probe;
     private final Clock clock;
-
-    private boolean down;
-    private Duration pause = FIRST_PAUSE;
-    private Instant pausedUntil = Instant.MIN;
-    private String lastProblem;
-    private Instant lastProbe = Instant.MIN;
+    private final AtomicReference<Instant> lastProbe = new AtomicReference<>(Instant.MIN);
+    private volatile String lastProblem;
+    private volatile boolean down;
 
     public BrokerOutage(BrokerProbe probe, Clock clock) {
         this.probe = probe;
@@ -39,17 +44,36 @@ public class BrokerOutage {
     }
 
     /**
-     * The failure routes' question when a publish failed with a transport-class error: is the broker itself
-     * unreachable? A question only (one probe answers for a second of failures); the routes' answer to a yes is
-     * {@link #pauseClaims}.
+     * The failure routes' onExceptionOccurred step: after a transport-class error (the failure routes' outage clauses
+     * list the same classes), probes the broker unless a probe answered within the last second. One failing thread
+     * probes; the others carry on with the last answer.
      */
-    public synchronized boolean isBrokerUnreachable() {
-        return down || probeCached() != null;
+    public Processor probeAfterFailure() {
+        return exchange -> {
+            Instant last = lastProbe.get();
+            Instant now = clock.instant();
+            if (isTransportFailure(exchange.getException()) && !now.isBefore(last.plus(PROBE_INTERVAL))
+                    && lastProbe.compareAndSet(last, now)) {
+                lastProblem = probe.problem();
+            }
+        };
+    }
+
+    /** A timeout or connection error, which an unreachable broker causes (and a broker's answer does not). */
+    static boolean isTransportFailure(Throwable failure) {
+        return ObjectHelper.getException(RetriableException.class, failure) != null
+                || ObjectHelper.getException(ConnectException.class, failure) != null
+                || ObjectHelper.getException(JmsException.class, failure) != null;
+    }
+
+    /** The failure routes' question when a send failed with a transport-class error: is the broker unreachable? */
+    public boolean isBrokerUnreachable() {
+        return down || lastProblem != null;
     }
 
     /**
-     * The failure routes' step when the broker is unreachable: nothing more of the claim is sent, and claims pause;
-     * while the outage lasts, a probe after each pause decides ({@link #mayClaim}).
+     * The failure routes' step when the broker is unreachable: nothing more of the claim is sent, and claims pause
+     * until the probe route finds the broker answering again.
      *
      * @param batch the claim whose send failed, or null
      */
@@ -59,45 +83,34 @@ public class BrokerOutage {
         }
         if (!down) {
             down = true;
-            pause = FIRST_PAUSE;
-            pausedUntil = clock.instant().plus(pause);
             LOG.warn("Broker unreachable, pausing claims: {}", lastProblem);
         }
     }
 
-    /** May the relay claim now? While down, a probe after each pause decides; the pause doubles up to 10 s. */
-    public synchronized boolean mayClaim() {
-        if (!down) {
-            return true;
-        }
-        if (clock.instant().isBefore(pausedUntil)) {
-            return false;
-        }
-        // a pause is at least as long as the probe cache: always a fresh answer here
-        String problem = probeNow();
-        if (problem == null) {
+    /** The claim route's question: may the relay claim now (no outage)? */
+    public boolean mayClaim() {
+        return !down;
+    }
+
+    /** True while claims are paused for an outage (the probe route probes every second meanwhile). */
+    public boolean isDown() {
+        return down;
+    }
+
+    /**
+     * The probe route's step while the outage lasts: probes the broker now.
+     *
+     * @return true when the broker answers again: the outage is over, claims resume
+     */
+    public synchronized boolean probeBroker() {
+        String problem = probe.problem();
+        lastProbe.set(clock.instant());
+        lastProblem = problem;
+        if (problem == null && down) {
             down = false;
             LOG.info("Broker reachable again, resuming claims");
             return true;
         }
-        pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
-        pausedUntil = clock.instant().plus(pause);
-        LOG.warn("Broker still unreachable, next probe in {}s: {}", pause.toSeconds(), problem);
         return false;
-    }
-
-    /** True while claims are paused for an outage. */
-    public synchronized boolean isDown() {
-        return down;
-    }
-
-    private String probeCached() {
-        return clock.instant().isAfter(lastProbe.plus(PROBE_CACHE)) ? probeNow() : lastProblem;
-    }
-
-    private String probeNow() {
-        lastProblem = probe.problem();
-        lastProbe = clock.instant();
-        return lastProblem;
     }
 }

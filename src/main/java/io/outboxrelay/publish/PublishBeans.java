@@ -29,6 +29,8 @@ public final class PublishBeans {
         registry.bind("cloudEventsMapper", mapper);
         registry.bind("recordSizeCheck", sizeCheck);
         registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck));
-        registry.bind("brokerOutage", new BrokerOutage(probe, clock));
+        BrokerOutage outage = new BrokerOutage(probe, clock);
+        registry.bind("brokerOutage", outage);
+        registry.bind("probeBrokerAfterFailure", outage.probeAfterFailure());
     }
 }

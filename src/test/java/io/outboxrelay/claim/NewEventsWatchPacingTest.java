@@ -2,6 +2,7 @@ package io.outboxrelay.claim;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import io.outboxrelay.claim.NewEventsWatch.Look;
 import io.outboxrelay.claim.NewEventsWatch.Pacing;
@@ -13,166 +14,113 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The new-events watch's rhythm (NewEventsWatch.Pacing), without a database: what each look leads to and how long the
- * watch pauses after it. Transaction ids are made up; what matters is their order: {@code oldestRunning} is the
- * snapshot's xmin (the oldest transaction still running), {@code nextTransaction} the id {@code txid_current()} would
- * take now (above every one assigned so far); with no transaction running the two are equal. As the watch does, a look
- * brings {@code nextTransaction} as its mark only when the pacing wants one ({@link Pacing#wantsMark()}: the first
- * quiet look after a move), and 0 otherwise.
+ * watch pauses after it. Writers are named by made-up virtual transaction ids; as the watch does, a look brings the
+ * open writers only when it is quiet and the pacing is unsettled.
  */
 class NewEventsWatchPacingTest {
 
     /** Fastest 1 ms, slowest 25 ms (outbox.wake-up.max-interval-ms' default), in nanoseconds as the watch has them. */
     private static final long FASTEST = 1_000_000;
     private static final long SLOWEST = 25_000_000;
-    /** Looks within this of a move settle even while an older transaction holds the horizon back. */
-    private static final long SETTLE = 100_000_000;
 
-    /** The looks' clock: unless a test says otherwise, looks are further apart than the settle time. */
-    private long now;
+    /** How many times a look asked for the open writers (the lock look's cost). */
+    private int writerLooks;
 
-    private Look look(Pacing pacing, boolean moved, long oldestRunning, long nextTransaction) {
-        now += 2 * SETTLE;
-        // NewEventsWatch.watch: txid_current() only on the quiet look that wants a mark
-        long mark = !moved && pacing.wantsMark() ? nextTransaction : 0;
-        return pacing.next(moved, oldestRunning, mark, now);
+    private Look look(Pacing pacing, boolean moved, String... openWriters) {
+        // NewEventsWatch.watchOn: the writers only on a quiet look while unsettled
+        boolean asks = !moved && pacing.unsettled();
+        writerLooks += asks ? 1 : 0;
+        return pacing.next(moved, asks ? Set.of(openWriters) : Set.of());
     }
 
     @Test
     void newsWakesTheClaimsAndLooksAgainAtTheFastestPace() {
-        Pacing pacing = new Pacing(FASTEST, SLOWEST, SETTLE);
-        // quiet for a while: the pause has grown
+        Pacing pacing = new Pacing(FASTEST, SLOWEST);
         for (int i = 0; i < 5; i++) {
-            assertEquals(Look.QUIET, look(pacing, false, 100, 100));
+            assertEquals(Look.QUIET, look(pacing, false));
         }
         assertEquals(SLOWEST, pacing.pauseNanos());
 
-        assertEquals(Look.NEWS, look(pacing, true, 100, 101));
+        assertEquals(Look.NEWS, look(pacing, true));
         assertEquals(FASTEST, pacing.pauseNanos(), "events arrive: the next look comes at once");
-        assertEquals(Look.NEWS, look(pacing, true, 101, 102), "every move is news");
+        assertEquals(Look.NEWS, look(pacing, true), "every move is news");
         assertEquals(FASTEST, pacing.pauseNanos(), "and keeps the pace");
     }
 
     @Test
     void quietLooksDoubleThePauseUpToTheSlowest() {
-        Pacing pacing = new Pacing(FASTEST, SLOWEST, SETTLE);
+        Pacing pacing = new Pacing(FASTEST, SLOWEST);
         assertEquals(FASTEST, pacing.pauseNanos(), "a new watch starts at the fastest pace");
 
         List<Long> pauses = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
-            assertEquals(Look.QUIET, look(pacing, false, 100, 100), "nothing new, nothing to settle");
+            assertEquals(Look.QUIET, look(pacing, false), "nothing new, nothing to settle");
             pauses.add(pacing.pauseNanos() / 1_000_000);
         }
         assertEquals(List.of(2L, 4L, 8L, 16L, 25L, 25L, 25L), pauses, "ms after each quiet look");
+        assertEquals(0, writerLooks, "an idle watch never looks at the writers");
     }
 
     @Test
     void aSlowestBelowTheFastestIsTheFastest() {
-        Pacing pacing = new Pacing(FASTEST, FASTEST / 2, SETTLE);
-        look(pacing, false, 100, 100);
+        Pacing pacing = new Pacing(FASTEST, FASTEST / 2);
+        look(pacing, false);
         assertEquals(FASTEST, pacing.pauseNanos());
     }
 
     @Test
-    void afterNewsTheFirstQuietLookNotesTheMarkAndTheWatchSettlesOnceTheOldestRunningReachesIt() {
-        Pacing pacing = new Pacing(FASTEST, SLOWEST, SETTLE);
-        // the writers of the new events run transactions 100 to 104
-        assertEquals(Look.NEWS, look(pacing, true, 100, 105));
-        // the first quiet look: the next id to be assigned is 110 now; that is the mark, not 105 (the news look's)
-        assertEquals(Look.QUIET, look(pacing, false, 105, 110), "105 would have reached a mark taken at the news");
-        // later looks do not move the mark: 112 > 110 has been assigned since
-        assertEquals(Look.QUIET, look(pacing, false, 109, 112), "a transaction below the mark still runs");
-        assertEquals(Look.SETTLE, look(pacing, false, 110, 112), "every transaction below the mark has ended");
-        // exactly once
-        assertEquals(Look.QUIET, look(pacing, false, 112, 112));
-        assertEquals(Look.QUIET, look(pacing, false, 200, 300));
+    void theFirstQuietLookAfterNewsSettlesAndWithNoWriterOpenTheWatchIsSettled() {
+        Pacing pacing = new Pacing(FASTEST, SLOWEST);
+        assertEquals(Look.NEWS, look(pacing, true));
+        assertTrue(pacing.unsettled());
+        // the writer committed between the two looks: its event is visible now
+        assertEquals(Look.SETTLE, look(pacing, false));
+        assertFalse(pacing.unsettled());
+        assertEquals(Look.QUIET, look(pacing, false));
+        assertEquals(1, writerLooks, "one look at the writers for a burst that committed at once");
     }
 
     @Test
-    void whenNothingRunsTheFirstQuietLookSettlesAtOnce() {
-        Pacing pacing = new Pacing(FASTEST, SLOWEST, SETTLE);
-        assertEquals(Look.NEWS, look(pacing, true, 100, 101));
-        // xmin = xmax: no transaction running, the writers of the moved values have all ended
-        assertEquals(Look.SETTLE, look(pacing, false, 101, 101));
-        assertEquals(Look.QUIET, look(pacing, false, 101, 101));
-    }
-
-    @Test
-    void theWatchDoesNotSettleBeforeAnyNewsNorWithoutAQuietLook() {
-        Pacing pacing = new Pacing(FASTEST, SLOWEST, SETTLE);
-        // a fresh watch: nothing moved yet, so nothing to settle however far the horizon goes
-        assertEquals(Look.QUIET, look(pacing, false, 500, 500));
-        assertEquals(Look.QUIET, look(pacing, false, 900, 900));
-        // while the value keeps moving, every look is news, never a settle
-        for (int i = 0; i < 5; i++) {
-            assertEquals(Look.NEWS, look(pacing, true, 1_000 + i, 1_000 + i));
+    void aLateCommitSettlesWhenItsWriterIsGoneWhateverElseStaysOpen() {
+        Pacing pacing = new Pacing(FASTEST, SLOWEST);
+        assertEquals(Look.NEWS, look(pacing, true));
+        // the first quiet look: the writer still works; another session has held the lock for long (a stranger)
+        assertEquals(Look.SETTLE, look(pacing, false, "3/7", "9/2"));
+        for (int i = 0; i < 10; i++) {
+            assertEquals(Look.QUIET, look(pacing, false, "3/7", "9/2"), "nothing ended: nothing to claim");
         }
+        assertEquals(SLOWEST, pacing.pauseNanos(), "waiting for the writer at the slowest pace");
+        // the writer commits three seconds later
+        assertEquals(Look.SETTLE, look(pacing, false, "9/2"));
+        assertTrue(pacing.unsettled(), "the stranger was open after the news: it may be a writer too");
+        assertEquals(Look.QUIET, look(pacing, false, "9/2"));
+        assertEquals(Look.SETTLE, look(pacing, false));
+        assertFalse(pacing.unsettled());
+        int looks = writerLooks;
+        assertEquals(Look.QUIET, look(pacing, false, "9/3"));
+        assertEquals(looks, writerLooks, "settled: a writer that came later is the next move's business");
     }
 
     @Test
-    void theMarkIsTakenFromTheFirstQuietLookAfterAMoveAndIgnoredOnEveryOtherLook() {
-        Pacing pacing = new Pacing(FASTEST, SLOWEST, SETTLE);
-        assertFalse(pacing.wantsMark(), "a fresh watch has nothing to settle");
-        assertEquals(Look.NEWS, pacing.next(true, 100, 1, 2 * SETTLE), "a news look's mark is not taken");
-        assertTrue(pacing.wantsMark());
-        assertEquals(Look.QUIET, pacing.next(false, 100, 110, 4 * SETTLE), "mark 110; 100 still runs");
-        assertFalse(pacing.wantsMark());
-        assertEquals(Look.QUIET, pacing.next(false, 105, 1, 6 * SETTLE), "a later look's mark is ignored: still 110");
-        assertEquals(Look.SETTLE, pacing.next(false, 110, 0, 8 * SETTLE));
-        assertFalse(pacing.wantsMark(), "settled: no mark until the next move");
+    void aWriterThatStartsAnotherTransactionHasEndedItsFirst() {
+        Pacing pacing = new Pacing(FASTEST, SLOWEST);
+        look(pacing, true);
+        assertEquals(Look.SETTLE, look(pacing, false, "3/7"));
+        // the same session, its next transaction (the local id counts up)
+        assertEquals(Look.SETTLE, look(pacing, false, "3/8"));
+        assertFalse(pacing.unsettled(), "3/8 was not open when the events were new");
     }
 
     @Test
-    void newsAgainResetsTheMarkAndSettlesAgainLater() {
-        Pacing pacing = new Pacing(FASTEST, SLOWEST, SETTLE);
-        assertFalse(pacing.wantsMark(), "nothing moved yet");
-        assertEquals(Look.NEWS, look(pacing, true, 100, 105));
-        assertTrue(pacing.wantsMark(), "moved: the next quiet look takes a mark");
-        assertEquals(Look.QUIET, look(pacing, false, 100, 110), "mark 110, transaction 100 still running");
-        assertFalse(pacing.wantsMark(), "it has its mark");
-        assertEquals(2 * FASTEST, pacing.pauseNanos());
-
-        // more news before the first settled: the pace is the fastest again, the old mark is forgotten
-        assertEquals(Look.NEWS, look(pacing, true, 100, 125));
-        assertEquals(FASTEST, pacing.pauseNanos());
-        assertTrue(pacing.wantsMark(), "moved again: the writers of the new values may have ids above mark 110");
-        assertEquals(Look.QUIET, look(pacing, false, 100, 130), "new mark 130");
-        assertEquals(Look.QUIET, look(pacing, false, 115, 131), "past the old mark 110, not the new one");
-        assertEquals(Look.SETTLE, look(pacing, false, 130, 131));
-        assertEquals(Look.QUIET, look(pacing, false, 131, 131));
-
-        // news after a settle settles again, once
-        assertEquals(Look.NEWS, look(pacing, true, 131, 140));
-        assertTrue(pacing.wantsMark(), "a new mark after a settle too");
-        assertEquals(Look.QUIET, look(pacing, false, 135, 141), "mark 141");
-        assertEquals(Look.SETTLE, look(pacing, false, 141, 141));
-        assertEquals(Look.QUIET, look(pacing, false, 141, 141));
-    }
-
-    @Test
-    void thePauseKeepsDoublingWhileTheWatchWaitsToSettle() {
-        Pacing pacing = new Pacing(FASTEST, SLOWEST, SETTLE);
-        assertEquals(Look.NEWS, look(pacing, true, 100, 101));
-        assertEquals(FASTEST, pacing.pauseNanos());
-        assertEquals(Look.QUIET, look(pacing, false, 100, 102));
-        assertEquals(2 * FASTEST, pacing.pauseNanos());
-        assertEquals(Look.QUIET, look(pacing, false, 100, 102));
-        assertEquals(4 * FASTEST, pacing.pauseNanos());
-        assertEquals(Look.SETTLE, look(pacing, false, 102, 102));
-        assertEquals(8 * FASTEST, pacing.pauseNanos(), "no events came: the settle does not speed the watch up");
-    }
-
-    @Test
-    void whileAnOlderTransactionHoldsTheHorizonLooksSettleForTheSettleTimeAfterTheMove() {
-        Pacing pacing = new Pacing(FASTEST, SLOWEST, SETTLE);
-        // transaction 50 (a long report) runs throughout: the mark is never reached
-        assertEquals(Look.NEWS, pacing.next(true, 50, 101, 0));
-        assertEquals(Look.SETTLE, pacing.next(false, 50, 102, 1_000_000), "1 ms after the move");
-        assertEquals(Look.SETTLE, pacing.next(false, 50, 102, 3_000_000), "3 ms after");
-        assertEquals(Look.SETTLE, pacing.next(false, 50, 102, SETTLE), "at the settle time");
-        assertEquals(Look.QUIET, pacing.next(false, 50, 102, SETTLE + 1), "past it: quiet");
-        assertEquals(Look.QUIET, pacing.next(false, 50, 102, 3 * SETTLE));
-        // the report ends: the transactions of the move have ended too, one last settle
-        assertEquals(Look.SETTLE, pacing.next(false, 102, 102, 4 * SETTLE));
-        assertEquals(Look.QUIET, pacing.next(false, 102, 102, 5 * SETTLE));
+    void newsWhileUnsettledNotesTheWritersAgain() {
+        Pacing pacing = new Pacing(FASTEST, SLOWEST);
+        look(pacing, true);
+        assertEquals(Look.SETTLE, look(pacing, false, "3/7"));
+        // another event: its writer opened after the first note
+        assertEquals(Look.NEWS, look(pacing, true));
+        assertEquals(Look.SETTLE, look(pacing, false, "3/7", "4/1"));
+        assertEquals(Look.SETTLE, look(pacing, false, "3/7"), "the new writer committed");
+        assertEquals(Look.SETTLE, look(pacing, false), "and the first");
+        assertFalse(pacing.unsettled());
     }
 }

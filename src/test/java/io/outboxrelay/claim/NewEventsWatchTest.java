@@ -3,10 +3,12 @@ package io.outboxrelay.claim;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.settings.TableName;
+import io.outboxrelay.sql.OutboxSql;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -18,10 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The new-events watch on the real PostgreSQL, without a relay around it. outbox.wake-up=sequence (the default): an
- * INSERT is news as soon as it took its seq, committed or not; the watch settles once the transaction that wrote it
- * has ended (besides its settles just after the move), not while it runs; an UPDATE (a replay by plain SQL) is no
- * news, the replay's nextval is. claim-index: a committed INSERT is news. Either way an idle watch stays quiet (no
- * wake-up while nothing happens). Its rhythm alone: NewEventsWatchPacingTest.
+ * INSERT is news as soon as it took its seq, committed or not; the watch settles at its first quiet look after it and
+ * once the transaction that wrote it has ended, not while it runs, whatever else stays open; an UPDATE (a replay by
+ * plain SQL) is no news, the replay's nextval is. claim-index: a committed INSERT is news. Either way an idle watch
+ * stays quiet (no wake-up while nothing happens). Its rhythm alone: NewEventsWatchPacingTest.
  */
 @Tag("services")
 class NewEventsWatchTest {
@@ -30,35 +32,70 @@ class NewEventsWatchTest {
             + "VALUES ('order', 'o-1', 'Placed', '{}')";
 
     @Test
-    void anInsertIsNewsAtOnceAndItsCommitSettles() throws Exception {
+    void anInsertIsNewsAtOnceAndItsLateCommitSettlesWhileAStrangerStaysOpen() throws Exception {
         try (TestDatabase db = TestDatabase.create()) {
             PGSimpleDataSource dataSource = migrated(db);
             // an outbox that has had events
             db.update(INSERT);
             Counted watch = Counted.start(dataSource);
-            try (Connection writer = db.connect()) {
+            try (Connection writer = db.connect(); Connection stranger = db.connect()) {
                 watch.awaitQuiet();
+                // an unrelated transaction stays open all along (a report, a session idle in transaction)
+                stranger.setAutoCommit(false);
+                try (PreparedStatement txid = stranger.prepareStatement("SELECT txid_current()")) {
+                    txid.executeQuery().close();
+                }
 
                 // a business transaction writes an event and goes on with its work
                 writer.setAutoCommit(false);
                 // counted before the insert: the watch may see it before this thread runs again
                 int news = watch.news.get();
+                int settles = watch.settles.get();
                 try (PreparedStatement insert = writer.prepareStatement(INSERT)) {
                     insert.executeUpdate();
                 }
                 await("news of the insert, before its commit").atMost(Duration.ofSeconds(10))
                         .until(() -> watch.news.get() > news);
-                // the looks just after the move may settle on the chance of a quick commit
-                // (NewEventsWatch.SETTLE_NANOS); past those, nothing more while the transaction runs
-                int settles = watch.awaitSettlesStill();
+                // the first quiet look after the news settles (for writers that committed at once), then nothing
+                // while the transaction runs
+                await("the first quiet look settles").atMost(Duration.ofSeconds(10))
+                        .until(() -> watch.settles.get() == settles + 1);
                 await("no settle while its transaction runs").during(Duration.ofMillis(500))
-                        .atMost(Duration.ofSeconds(2)).until(() -> watch.settles.get() == settles);
+                        .atMost(Duration.ofSeconds(2)).until(() -> watch.settles.get() == settles + 1);
 
                 writer.commit();
                 await("settled once the transaction committed").atMost(Duration.ofSeconds(10))
-                        .until(() -> watch.settles.get() == settles + 1);
+                        .until(() -> watch.settles.get() == settles + 2);
                 await("once").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+                        .until(() -> watch.settles.get() == settles + 2);
+                stranger.rollback();
+            } finally {
+                watch.stop();
+            }
+        }
+    }
+
+    /** A writer that rolls back has ended too: the watch settles (finds nothing) and asks no more. */
+    @Test
+    void aRolledBackInsertSettles() throws Exception {
+        try (TestDatabase db = TestDatabase.create()) {
+            PGSimpleDataSource dataSource = migrated(db);
+            db.update(INSERT);
+            Counted watch = Counted.start(dataSource);
+            try (Connection writer = db.connect()) {
+                watch.awaitQuiet();
+                writer.setAutoCommit(false);
+                int settles = watch.settles.get();
+                try (PreparedStatement insert = writer.prepareStatement(INSERT)) {
+                    insert.executeUpdate();
+                }
+                await("the first quiet look settles").atMost(Duration.ofSeconds(10))
                         .until(() -> watch.settles.get() == settles + 1);
+                writer.rollback();
+                await("settled once the transaction rolled back").atMost(Duration.ofSeconds(10))
+                        .until(() -> watch.settles.get() == settles + 2);
+                await("once").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+                        .until(() -> watch.settles.get() == settles + 2);
             } finally {
                 watch.stop();
             }
@@ -142,8 +179,10 @@ class NewEventsWatchTest {
         static Counted start(PGSimpleDataSource dataSource, boolean claimIndex) {
             AtomicInteger news = new AtomicInteger();
             AtomicInteger settles = new AtomicInteger();
-            NewEventsWatch watch = new NewEventsWatch(dataSource, TableName.parse("outbox.table", "outbox"), claimIndex,
-                    1, 25, news::incrementAndGet, settles::incrementAndGet);
+            NewEventsWatch watch = new NewEventsWatch(dataSource, TableName.parse("outbox.table", "outbox"),
+                    NewEventsWatch.Statements.of(claimIndex,
+                            name -> OutboxSql.resolved(name, Map.of("outbox.table", "outbox"))),
+                    claimIndex, 1, 25, news::incrementAndGet, settles::incrementAndGet);
             watch.start();
             return new Counted(watch, news, settles);
         }
@@ -156,19 +195,6 @@ class NewEventsWatchTest {
             await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
                     .until(() -> news.get() == n && settles.get() == s);
             assertTrue(watch.isStarted());
-        }
-
-        /** Waits until two looks at the settle count 300 ms apart agree; returns it. */
-        int awaitSettlesStill() {
-            int[] last = {-1};
-            await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
-                    .until(() -> {
-                        int now = settles.get();
-                        boolean still = now == last[0];
-                        last[0] = now;
-                        return still;
-                    });
-            return last[0];
         }
 
         void stop() {

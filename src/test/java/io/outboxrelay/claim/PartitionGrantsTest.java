@@ -45,6 +45,22 @@ class PartitionGrantsTest {
         assertNotNull(grants.take(PartitionGrants.Wake.NEWS));
     }
 
+    /**
+     * A late commit's settle (a look, with the POLL wake) that comes while its partitions are being read: the claims
+     * in progress may have read before the commit, so the claims go again when one ends; an AGAIN refused is not
+     * remembered (it would keep the claims going by itself).
+     */
+    @Test
+    void aLookThatFindsEveryPartitionGrantedIsNotLostButAnAgainIs() {
+        beat(grants, rows(0, 8, false));
+        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.NEWS);
+        assertNull(grants.take(PartitionGrants.Wake.POLL), "every partition is being read");
+        assertTrue(grants.release(grant, grants.read(grant, List.of())), "the look came meanwhile: claim again");
+        grant = grants.take(PartitionGrants.Wake.AGAIN);
+        assertNull(grants.take(PartitionGrants.Wake.AGAIN), "every partition is being read");
+        assertFalse(grants.release(grant, grants.read(grant, List.of())), "nothing came meanwhile");
+    }
+
     @Test
     void aStoppingRelayGrantsNothingMoreSendsNothingMoreAndNoClaimGoesAgain() {
         beat(grants, rows(0, 8, false));

@@ -1,5 +1,6 @@
 package io.outboxrelay.publish;
 
+import java.net.ConnectException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,13 +11,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.OutboxEvent;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
+import org.springframework.jms.UncategorizedJmsException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** When a failed send counts as a broker outage, and how claiming pauses and resumes: on a clock the test moves. */
+/**
+ * When a failed send counts as a broker outage, and how claiming pauses and resumes: on a clock the test moves, with a
+ * probe the test answers.
+ */
 class BrokerOutageTest {
 
     private final MovableClock clock = new MovableClock();
@@ -28,122 +38,112 @@ class BrokerOutageTest {
     }, clock);
 
     @Test
-    void aBrokerThatAnswersTheProbeIsNoOutage() {
+    void aBrokerThatAnswersTheProbeIsNoOutage() throws Exception {
+        failedSend();
         assertFalse(outage.isBrokerUnreachable(), "the failure is the message's");
         assertFalse(outage.isDown());
         assertTrue(outage.mayClaim());
     }
 
     @Test
-    void aBrokerThatDoesNotAnswerPausesClaimingForASecond() {
+    void theQuestionsAnswerFromTheLastProbeWithoutProbing() {
         problem = "connection refused";
+        for (int i = 0; i < 10; i++) {
+            assertFalse(outage.isBrokerUnreachable(), "no probe yet: nothing known against the broker");
+            assertTrue(outage.mayClaim());
+            assertFalse(outage.isDown());
+        }
+        assertEquals(0, probes.get());
+    }
 
+    @Test
+    void aFailedSendHasTheBrokerProbedAndAnUnreachableBrokerPausesClaiming() throws Exception {
+        problem = "connection refused";
+        failedSend();
+        assertEquals(1, probes.get());
         assertTrue(outage.isBrokerUnreachable());
         assertFalse(outage.isDown(), "a question only: the failure routes pause the claims");
         outage.pauseClaims(null);
         assertTrue(outage.isDown());
         assertFalse(outage.mayClaim());
-        clock.advance(Duration.ofMillis(999));
-        assertFalse(outage.mayClaim());
-        assertEquals(1, probes.get(), "no probe during the pause");
     }
 
     @Test
-    void claimingResumesAtTheFirstProbeThatIsAnswered() {
-        problem = "connection refused";
-        startOutage();
-
-        problem = null;
-        clock.advance(Duration.ofMillis(1001));
-
-        assertTrue(outage.mayClaim());
-        assertFalse(outage.isDown());
-        assertEquals(2, probes.get());
-    }
-
-    @Test
-    void theProbeAtTheEndOfThePauseIsAFreshOne() {
-        problem = "connection refused";
-        startOutage();
-
-        problem = null;
-        clock.advance(Duration.ofSeconds(1));
-
-        assertTrue(outage.mayClaim(), "the broker answers now: the probe from the outage's start does not count");
-        assertEquals(2, probes.get());
-    }
-
-    @Test
-    void whileTheBrokerStaysDownThePauseDoublesUpToTenSeconds() {
-        problem = "connection refused";
-        startOutage();
-        long[] expectedPauses = {2_000, 4_000, 8_000, 10_000, 10_000};
-        clock.advance(Duration.ofMillis(1_001));
-
-        for (long pause : expectedPauses) {
-            assertFalse(outage.mayClaim(), "probed, still down");
-            clock.advance(Duration.ofMillis(pause - 1));
-            assertFalse(outage.mayClaim(), "paused for " + pause + " ms");
-            clock.advance(Duration.ofMillis(2));
-        }
-        assertEquals(1 + expectedPauses.length, probes.get(), "one probe per pause");
-    }
-
-    @Test
-    void afterARecoveryTheNextOutageStartsWithTheShortPauseAgain() {
-        problem = "down";
-        startOutage();
-        clock.advance(Duration.ofMillis(1_001));
-        outage.mayClaim(); // still down: the pause is now 2 s
-        problem = null;
-        clock.advance(Duration.ofMillis(2_001));
-        assertTrue(outage.mayClaim());
-
-        problem = "down again";
-        clock.advance(Duration.ofMillis(1_001));
-        startOutage();
-        clock.advance(Duration.ofMillis(1_001));
-        problem = null;
-        assertTrue(outage.mayClaim(), "the pause is one second again, not the two of the last outage");
-    }
-
-    @Test
-    void oneProbeAnswersForTheFailuresOfASecond() {
+    void oneProbeAnswersForTheFailuresOfASecond() throws Exception {
         for (int i = 0; i < 50; i++) {
-            assertFalse(outage.isBrokerUnreachable());
+            failedSend();
         }
         assertEquals(1, probes.get(), "a batch of failing events does not probe per event");
 
-        clock.advance(Duration.ofMillis(1_001));
+        clock.advance(Duration.ofMillis(1_000));
         problem = "gone";
+        failedSend();
         assertTrue(outage.isBrokerUnreachable());
         assertEquals(2, probes.get());
     }
 
     @Test
-    void whileDownEveryFailureIsAnOutageWithoutProbing() {
+    void theProbeRouteEndsTheOutageAtTheFirstAnswerAndSaysSoOnce() throws Exception {
+        problem = "connection refused";
+        startOutage();
+        for (int i = 0; i < 30; i++) {
+            clock.advance(Duration.ofSeconds(1));
+            assertFalse(outage.probeBroker(), "still down, however long it lasts: probed every time");
+            assertFalse(outage.mayClaim());
+        }
+        problem = null;
+        clock.advance(Duration.ofSeconds(1));
+        assertTrue(outage.probeBroker(), "the broker answers: claims resume at once");
+        assertTrue(outage.mayClaim());
+        assertFalse(outage.isBrokerUnreachable());
+        assertFalse(outage.probeBroker(), "no outage to end any more");
+        assertEquals(33, probes.get());
+    }
+
+    @Test
+    void whileDownEveryFailureIsAnOutageWithoutProbing() throws Exception {
         problem = "down";
         startOutage();
         problem = null;
-        clock.advance(Duration.ofSeconds(5));
-
-        assertTrue(outage.isBrokerUnreachable(), "only mayClaim's probe ends an outage");
+        failedSend();
+        assertTrue(outage.isBrokerUnreachable(), "only the probe route's probe ends an outage");
         assertEquals(1, probes.get());
     }
 
     @Test
-    void pausingStopsTheClaimsSending() {
+    void pausingStopsTheClaimsSending() throws Exception {
         problem = "down";
         EventBatch batch = EventBatch.of(List.of(new OutboxEvent("a1", 1, 0, "order", "A", "E", "{}", null,
                 Instant.EPOCH, 0)));
+        failedSend();
         assertTrue(outage.isBrokerUnreachable());
         outage.pauseClaims(batch);
         assertFalse(batch.maySend("a1"), "nothing more of the claim is sent");
         assertTrue(outage.isDown());
     }
 
+    /** The failure routes' onExceptionOccurred after a send that timed out. */
+    private void failedSend() throws Exception {
+        Exchange exchange = new DefaultExchange(new DefaultCamelContext());
+        exchange.setException(new TimeoutException("Expiring 1 record(s)"));
+        outage.probeAfterFailure().process(exchange);
+    }
+
+    @Test
+    void onlyATransportFailureHasTheBrokerProbed() throws Exception {
+        Exchange exchange = new DefaultExchange(new DefaultCamelContext());
+        exchange.setException(new IllegalStateException("the broker rejected it"));
+        outage.probeAfterFailure().process(exchange);
+        assertEquals(0, probes.get());
+        assertTrue(BrokerOutage.isTransportFailure(new IllegalStateException(new ConnectException("refused"))),
+                "a cause counts");
+        assertTrue(BrokerOutage.isTransportFailure(new UncategorizedJmsException("AMQ219010")));
+        assertFalse(BrokerOutage.isTransportFailure(new RecordTooLargeException("too large")));
+    }
+
     /** What the failure routes do when a send failed and the broker does not answer. */
-    private void startOutage() {
+    private void startOutage() throws Exception {
+        failedSend();
         assertTrue(outage.isBrokerUnreachable());
         outage.pauseClaims(null);
     }
