@@ -1,4 +1,4 @@
--- The claim (route outbox-claim): the next PENDING events of the partitions granted to this claim, at most
+-- The claim (route outbox-claim-events): the next PENDING events of the partitions granted to this claim, at most
 -- :perPartition of each, in seq order per partition (an event's partition is computed from its key, migration V9,
 -- through the index of V10). Nothing is written: a partition has one owner at a time (its lease in
 -- {{outbox.table}}_partitions, re-checked here), and one claim of that owner reading it at a time
@@ -9,7 +9,7 @@
 -- waiting for it or sending them twice. An event is skipped while it is not due (backoff) or behind an earlier event
 -- of its key that failed and still holds the key (held_keys: PENDING, or FAILED with outbox.failed-blocks-key=true).
 -- holds_key: the event itself holds its key (claim.PartitionGrants claims again once it is settled).
--- Parameters: the grant (claim.PartitionGrants.Grant.parameters: partitions, perPartition, inFlight) and the relay's
+-- Parameters: the grant (claim.Grant.parameters: partitions, perPartition, inFlight) and the relay's
 -- settings.
 SELECT e.id, e.seq, g.partition_number, e.aggregate_type, e.aggregate_id, e.event_type,
        CAST(e.payload AS text) AS payload, CAST(e.headers AS text) AS headers, e.created_at, e.attempts,

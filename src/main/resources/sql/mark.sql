@@ -1,4 +1,4 @@
--- The mark (route outbox-claim): the events the broker acknowledged become PUBLISHED, one write per event.
+-- The mark (route outbox-mark): the events the broker acknowledged become PUBLISHED, one write per event.
 -- Parameter (event.EventBatch.markParameters): ids, those of the events acknowledged in this claim's batch.
 UPDATE {{outbox.table}}
    SET status = 'PUBLISHED',

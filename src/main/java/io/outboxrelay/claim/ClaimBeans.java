@@ -19,11 +19,12 @@ public final class ClaimBeans {
     private ClaimBeans() {
     }
 
-    /** Binds partitionGrants. */
+    /** Binds partitionOwnership (the heartbeat's answer) and partitionGrants (the claims' scheduling). */
     public static PartitionGrants bindGrants(CamelContext context, RelaySettings settings,
-            PartitionGrants.OwnershipListener listener) {
-        PartitionGrants grants = new PartitionGrants(settings.concurrentClaims(), settings.batchSize(),
-                settings.lease(), listener);
+            PartitionOwnership.OwnershipListener listener) {
+        PartitionOwnership ownership = new PartitionOwnership(settings.lease(), listener);
+        PartitionGrants grants = new PartitionGrants(settings.concurrentClaims(), settings.batchSize(), ownership);
+        context.getRegistry().bind("partitionOwnership", ownership);
         context.getRegistry().bind("partitionGrants", grants);
         return grants;
     }
@@ -39,7 +40,7 @@ public final class ClaimBeans {
     public static void watch(CamelContext context, RelaySettings settings, DataSource dataSource,
             PartitionGrants grants, Consumer<Object> services, Function<String, Runnable> wake) {
         LeaveOnStop leave = new LeaveOnStop(dataSource, OutboxSql.resolved(context, "leave"), settings.instanceId(),
-                grants);
+                grants, context.getRegistry().lookupByNameAndType("partitionOwnership", PartitionOwnership.class));
         context.getManagementStrategy().addEventNotifier(leave);
         services.accept(leave);
         boolean claimIndex = settings.wakeUp() == RelaySettings.WakeUp.CLAIM_INDEX;

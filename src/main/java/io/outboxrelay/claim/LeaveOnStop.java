@@ -35,12 +35,15 @@ public class LeaveOnStop extends EventNotifierSupport {
     private final String leaveSql;
     private final String instanceId;
     private final PartitionGrants grants;
+    private final PartitionOwnership ownership;
 
-    public LeaveOnStop(DataSource dataSource, String leaveSql, String instanceId, PartitionGrants grants) {
+    public LeaveOnStop(DataSource dataSource, String leaveSql, String instanceId, PartitionGrants grants,
+            PartitionOwnership ownership) {
         this.dataSource = dataSource;
         this.leaveSql = leaveSql;
         this.instanceId = instanceId;
         this.grants = grants;
+        this.ownership = ownership;
         // only the context's stopping event: a notifier that takes exchange events makes Camel emit them for every
         // exchange
         setIgnoreExchangeEvents(true);
@@ -62,8 +65,9 @@ public class LeaveOnStop extends EventNotifierSupport {
 
     @Override
     protected void doStop() throws Exception {
+        grants.stopGranting();
         Integer[] busy = grants.busyPartitions();
-        grants.stop();
+        ownership.stop();
         try {
             new JdbcTemplate(dataSource).update(leaveSql, instanceId, busy, instanceId);
         } catch (RuntimeException e) {

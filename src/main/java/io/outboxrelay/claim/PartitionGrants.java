@@ -1,6 +1,5 @@
 package io.outboxrelay.claim;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -14,114 +13,60 @@ import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.ExchangeProperty;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Which partitions a claim may read. The heartbeat route tells this instance's partitions (sql/heartbeat.sql); each
- * claim of the claim route is granted some of them, exclusively, while it reads them. That is what keeps a key's
- * events in order without a lease per row: a partition has one owner instance (its lease in the partitions table)
- * and, in that instance, one claim reading it at a time.
+ * Which of this instance's partitions ({@link PartitionOwnership}) each claim reads, exclusively while it reads them:
+ * with one owner instance per partition, that keeps a key's events in order without a lease per row.
  * <p>
- * A partition whose read came back short of its share (it has no backlog: the steady case) is free again as soon as
- * the claim has read it, so an event that arrives meanwhile is claimed at once instead of after the previous claim's
- * acknowledgements and mark (measured: that wait was most of the commit-to-broker latency at a steady rate). The
- * claimed events stay "in flight" until their claim is over: the next claims of the partition skip them
- * (sql/claim.sql's inFlight) and every event of their keys ({@link #read}), so a key's next event is sent only after
- * the previous one was acknowledged and marked, or failed and held its key: per-key order holds on failures too. A
- * partition whose read filled its share (a backlog) stays with its claim until the claim is over, as before: with a
- * backlog, most of the next events would belong to keys in flight.
+ * A partition read short of its share (no backlog: the steady case) is free again once the claim has read it, so an
+ * event that arrives meanwhile is claimed at once, not after the previous claim's sends and mark (measured: that wait
+ * was most of the commit-to-broker latency at a steady rate). The claimed events stay "in flight" until their claim is
+ * over: the next claims skip them (sql/claim.sql's inFlight) and every event of their keys ({@link #read}), so a key's
+ * next event is sent only after the previous one was acknowledged and marked, or failed and held its key. A partition
+ * whose read filled its share (a backlog) stays with its claim until it is over: most of its next events would belong
+ * to keys in flight.
  * <p>
  * Camel has no EIP for handing out a changing set of partitions to concurrent claims, so this small piece of state is
- * Java: the heartbeat's answer (owned partitions, confirmed until when, which are being given up), the partitions
- * granted now, and the ones whose last claim filled its share (they probably have more: the next grants prefer them).
- * <p>
- * A partition is granted only while its lease, as last confirmed, has more than a third of outbox.lease left: when the
- * database stops answering the heartbeat, claiming stops well before another instance may take the partition. A
- * partition being given up (rebalancing) is not granted any more, and is given up by the next heartbeat once no
- * claim of it is in progress.
+ * Java: the partitions granted now, the events and keys in flight, and the partitions whose last claim filled its
+ * share (the next grants prefer them). A partition being given up is left by the heartbeat once no claim of it is in
+ * progress ({@link #heartbeatParameters}).
  */
 public class PartitionGrants {
 
-    private static final Logger LOG = LoggerFactory.getLogger(PartitionGrants.class);
-
     /**
-     * What one claim may read: these partitions, at most perPartition events of each, skipping the events of earlier
-     * claims still in flight there.
+     * A claim in progress: the keys in flight in its partitions when it was granted them; once it has read, the batch
+     * it sends and the partitions it filled its share of (held until it ends).
      */
-    public record Grant(Integer[] partitions, int perPartition, String[] inFlight) {
-
-        /** The parameters of sql/claim.sql. */
-        public Map<String, Object> parameters() {
-            return Map.of("partitions", partitions, "perPartition", perPartition, "inFlight", inFlight);
-        }
-    }
-
-    /** A claim that has read: the batch it sends, and the partitions it filled its share of (held until it ends). */
-    private record Claim(EventBatch batch, Set<Integer> held) {
-    }
-
-    /** A partition this instance owns. */
-    record Owned(int number, long confirmedUntilNanos, boolean givingUp) {
-    }
-
-    /** Told about every heartbeat's outcome (metrics). */
-    public interface OwnershipListener {
-        void owned(int partitions, int taken, int givenUp, int liveInstances);
+    private record Claim(Set<String> keysInFlightAtGrant, EventBatch batch, Set<Integer> held) {
     }
 
     private final int concurrentClaims;
     private final int batchSize;
     private final int claimLimit;
-    private final long leaseNanos;
-    private final OwnershipListener listener;
+    private final PartitionOwnership ownership;
 
-    private Map<Integer, Owned> owned = Map.of();
     private final Set<Integer> granted = new HashSet<>();
     private final Set<Integer> filled = new HashSet<>();
-    /** Claims in progress, each with what it read and the partitions it still holds (null before it has read). */
     private final Map<Grant, Claim> claims = new HashMap<>();
     /** Events claimed by claims not over yet, and the keys waiting for them. */
     private final EventsInFlight inFlight = new EventsInFlight();
-    /** Per claim that has not read yet: the keys in flight in its partitions when it was granted them. */
-    private final Map<Grant, Set<String>> keysInFlightAtGrant = new HashMap<>();
     private int rotation;
+    private long grantsMade;
     /** A claim found no partition free while others were granted: what woke it waits for their release. */
     private boolean wakeMissed;
-    private long beatStartedNanos;
-    private boolean heartbeatFailing;
     private boolean stopping;
 
     /**
      * @param concurrentClaims claims in progress at once, at most (outbox.concurrent-claims)
      * @param batchSize        events claimed and not yet marked by this instance, at most (outbox.batch-size): shared
      *                         evenly by the concurrent claims
+     * @param ownership        the partitions that may be granted
      */
-    public PartitionGrants(int concurrentClaims, int batchSize, Duration lease, OwnershipListener listener) {
+    public PartitionGrants(int concurrentClaims, int batchSize, PartitionOwnership ownership) {
         this.concurrentClaims = concurrentClaims;
         this.batchSize = batchSize;
         this.claimLimit = Math.max(1, batchSize / concurrentClaims);
-        this.leaseNanos = lease.toNanos();
-        this.listener = listener;
-    }
-
-    /** What started a claim (the body of the claim route's wake-ups). */
-    public enum Wake {
-        /** The poll timer's safety net: one claim reads every free partition a little. */
-        POLL,
-        /** Something arrived (an insert, a replay, partitions taken over): the claims that may run share them. */
-        NEWS,
-        /** A claim ended with more to do (its share filled, or news it could not take came meanwhile). */
-        AGAIN
-    }
-
-    /**
-     * {@link #take(Wake)} for the claim route, whose wake-ups carry the wake's name: Camel converts a String to an
-     * enum parameter through a type-converter lookup that misses, and that miss was a third of the claim threads'
-     * samples at a steady rate (JFR).
-     */
-    public Grant grant(String wake) {
-        return take(Wake.valueOf(wake));
+        this.ownership = ownership;
     }
 
     /**
@@ -143,13 +88,8 @@ public class PartitionGrants {
             wakeMissed |= wake != Wake.AGAIN;
             return null;
         }
-        long now = System.nanoTime();
-        List<Integer> free = new ArrayList<>();
-        for (Owned p : owned.values()) {
-            if (!p.givingUp() && !granted.contains(p.number()) && p.confirmedUntilNanos() - now > leaseNanos / 3) {
-                free.add(p.number());
-            }
-        }
+        List<Integer> free = new ArrayList<>(ownership.claimable(System.nanoTime()));
+        free.removeAll(granted);
         if (free.isEmpty()) {
             wakeMissed |= wake != Wake.AGAIN && !granted.isEmpty();
             return null;
@@ -174,11 +114,10 @@ public class PartitionGrants {
         List<String> skipped = new ArrayList<>();
         Set<String> keys = new HashSet<>();
         inFlight.collect(chosen, skipped, keys);
-        Grant grant = new Grant(chosen.toArray(new Integer[0]), Math.max(1, budget / chosen.size()),
-                skipped.toArray(new String[0]));
+        Grant grant = new Grant(++grantsMade, List.copyOf(chosen), Math.max(1, budget / chosen.size()),
+                List.copyOf(skipped));
         granted.addAll(chosen);
-        claims.put(grant, null);
-        keysInFlightAtGrant.put(grant, keys);
+        claims.put(grant, new Claim(keys, null, null));
         return grant;
     }
 
@@ -194,12 +133,12 @@ public class PartitionGrants {
         Map<Integer, Integer> counts = new HashMap<>();
         // a key in flight when the statement started may have failed and been released since, its failure not yet
         // visible to the statement's snapshot: its events wait too
-        Set<String> inFlightAtGrant = keysInFlightAtGrant.remove(grant);
+        Set<String> inFlightAtGrant = claims.get(grant).keysInFlightAtGrant();
         for (OutboxEvent event : claimed) {
             counts.merge(event.partition(), 1, Integer::sum);
             if (inFlight.hasKey(event.key())) {
                 inFlight.waitFor(event.key());
-            } else if (inFlightAtGrant != null && inFlightAtGrant.contains(event.key())) {
+            } else if (inFlightAtGrant.contains(event.key())) {
                 // its claim has ended already: claimed again when this one ends
                 wakeMissed = true;
             } else {
@@ -216,8 +155,21 @@ public class PartitionGrants {
             }
         }
         EventBatch batch = EventBatch.of(sendable);
-        claims.put(grant, new Claim(batch, held));
+        claims.put(grant, new Claim(Set.of(), batch, held));
         return batch;
+    }
+
+    /**
+     * A wake-up was refused since the last claim ended or read (its partitions were being read, or the events of a key
+     * were skipped): the claim route starts a claim once a claim has read, as the partitions it read short are free
+     * again, instead of after that claim's sends and mark.
+     *
+     * @return whether a claim should start now; the refused wake-up is then settled
+     */
+    public synchronized boolean takeMissedWake() {
+        boolean missed = wakeMissed && !stopping;
+        wakeMissed = false;
+        return missed;
     }
 
     /**
@@ -234,10 +186,10 @@ public class PartitionGrants {
             return false;
         }
         Claim claim = claims.remove(grant);
-        keysInFlightAtGrant.remove(grant);
+        boolean read = claim != null && claim.batch() != null;
         boolean again = wakeMissed;
         wakeMissed = false;
-        if (claim != null) {
+        if (read) {
             for (OutboxEvent event : claim.batch().events()) {
                 // events of this key that other claims skipped meanwhile are claimed now
                 again |= inFlight.remove(event);
@@ -247,12 +199,12 @@ public class PartitionGrants {
         }
         // a partition read short was freed at the read (another claim may be reading it now); the ones it filled are
         // freed here, and go first at the next grants: greedy, as Camel's polling consumers are
-        Set<Integer> held = claim == null ? Set.of(grant.partitions()) : claim.held();
+        Set<Integer> held = read ? claim.held() : Set.copyOf(grant.partitions());
         for (Integer p : grant.partitions()) {
             if (held.contains(p)) {
                 granted.remove(p);
             }
-            if (batch != null && claim != null && held.contains(p)) {
+            if (batch != null && read && held.contains(p)) {
                 filled.add(p);
                 again = true;
             } else {
@@ -264,55 +216,12 @@ public class PartitionGrants {
 
     /** Parameters of sql/heartbeat.sql: events in flight, and the partitions being given up that drained. */
     public synchronized Map<String, Object> heartbeatParameters() {
-        beatStartedNanos = System.nanoTime();
-        Integer[] drained = owned.values().stream()
-                .filter(p -> p.givingUp() && !granted.contains(p.number()) && !inFlight.inPartition(p.number()))
-                .map(Owned::number).toArray(Integer[]::new);
+        Integer[] drained = ownership.givingUp().stream()
+                .filter(p -> !granted.contains(p) && !inFlight.inPartition(p)).toArray(Integer[]::new);
         Map<String, Object> parameters = new LinkedHashMap<>();
         parameters.put("inFlight", inFlight.count());
         parameters.put("drained", drained);
         return parameters;
-    }
-
-    /**
-     * Takes in the heartbeat's answer: the partitions owned now, confirmed for outbox.lease from when the heartbeat
-     * started.
-     *
-     * @return true when partitions were taken or given up: claims should look again
-     */
-    public synchronized boolean heartbeat(List<Map<String, Object>> rows) {
-        if (heartbeatFailing) {
-            LOG.info("Heartbeat answered again");
-            heartbeatFailing = false;
-        }
-        Map<Integer, Owned> now = new HashMap<>();
-        int taken = 0;
-        int instances = 0;
-        for (Map<String, Object> row : rows) {
-            int number = ((Number) row.get("partition_number")).intValue();
-            now.put(number, new Owned(number, beatStartedNanos + leaseNanos,
-                    Boolean.TRUE.equals(row.get("giving_up"))));
-            taken += Boolean.TRUE.equals(row.get("taken")) ? 1 : 0;
-            instances = ((Number) row.get("live_instances")).intValue();
-        }
-        int givenUp = (int) owned.keySet().stream().filter(p -> !now.containsKey(p)).count();
-        owned = Map.copyOf(now);
-        filled.retainAll(now.keySet());
-        if (taken > 0 || givenUp > 0) {
-            LOG.info("Partitions: {} owned ({} taken, {} given up), {} live instances", now.size(), taken, givenUp,
-                    instances);
-        }
-        listener.owned(now.size(), taken, givenUp, instances);
-        return taken > 0 || givenUp > 0;
-    }
-
-    /** One line when the heartbeat starts failing, one when it answers again. */
-    public synchronized void heartbeatFailed(Exception cause) {
-        if (!heartbeatFailing) {
-            LOG.warn("Heartbeat failed; this instance stops claiming when its partitions' leases are no longer "
-                    + "confirmed: {}", cause.getMessage());
-            heartbeatFailing = true;
-        }
     }
 
     /** Partitions with a claim in progress or events in flight (kept on shutdown until their lease runs out). */
@@ -331,15 +240,10 @@ public class PartitionGrants {
     public synchronized void stopGranting() {
         stopping = true;
         for (Claim claim : claims.values()) {
-            if (claim != null) {
+            if (claim.batch() != null) {
                 claim.batch().stopSending();
             }
         }
     }
 
-    /** Stopped: nothing is owned any more. */
-    public synchronized void stop() {
-        stopping = true;
-        owned = Map.of();
-    }
 }

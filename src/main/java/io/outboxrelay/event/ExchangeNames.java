@@ -9,7 +9,7 @@ public final class ExchangeNames {
 
     /** Property: the wake-up that started a claim (NEWS, POLL, AGAIN). */
     public static final String WAKE = "outboxWake";
-    /** Property: the partitions a claim may read (claim.PartitionGrants.Grant). */
+    /** Property: the partitions a claim may read (claim.Grant). */
     public static final String GRANT = "outboxGrant";
     /** Property: a claim's events and what became of each ({@link EventBatch}). */
     public static final String BATCH = "outboxBatch";

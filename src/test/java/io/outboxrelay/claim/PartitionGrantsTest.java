@@ -3,6 +3,7 @@ package io.outboxrelay.claim;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,27 +23,37 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PartitionGrantsTest {
 
     private final List<int[]> ownership = new ArrayList<>();
-    private final PartitionGrants grants = new PartitionGrants(4, 400, Duration.ofSeconds(30),
+    /** Each PartitionGrants of a test with the ownership it asks (the heartbeat's answer). */
+    private final Map<PartitionGrants, PartitionOwnership> owners = new IdentityHashMap<>();
+    private final PartitionGrants grants = grants(4, 400, Duration.ofSeconds(30),
             (owned, taken, givenUp, instances) -> ownership.add(new int[] {owned, taken, givenUp, instances}));
+
+    private PartitionGrants grants(int concurrentClaims, int batchSize, Duration lease,
+            PartitionOwnership.OwnershipListener listener) {
+        PartitionOwnership owner = new PartitionOwnership(lease, listener);
+        PartitionGrants made = new PartitionGrants(concurrentClaims, batchSize, owner);
+        owners.put(made, owner);
+        return made;
+    }
 
     @Test
     void nothingIsGrantedBeforeTheFirstHeartbeat() {
-        assertNull(grants.take(PartitionGrants.Wake.NEWS));
+        assertNull(grants.take(Wake.NEWS));
     }
 
     @Test
     void thePollsClaimReadsEveryFreePartitionALittleAndNewsMeanwhileIsNotLost() {
         assertTrue(beat(grants, rows(0, 8, false)), "partitions taken: claims look again");
-        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.POLL);
+        Grant grant = grants.take(Wake.POLL);
         assertNotNull(grant);
-        assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), Set.of(grant.partitions()));
+        assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), Set.copyOf(grant.partitions()));
         assertEquals(100 / 8, grant.perPartition(), "an even share of batch-size / concurrent-claims");
-        assertNull(grants.take(PartitionGrants.Wake.AGAIN), "every partition is granted");
+        assertNull(grants.take(Wake.AGAIN), "every partition is granted");
         assertFalse(grants.release(grant, grants.read(grant, List.of())), "no news came meanwhile, nothing found");
-        grant = grants.take(PartitionGrants.Wake.POLL);
-        assertNull(grants.take(PartitionGrants.Wake.NEWS), "every partition is granted");
+        grant = grants.take(Wake.POLL);
+        assertNull(grants.take(Wake.NEWS), "every partition is granted");
         assertTrue(grants.release(grant, grants.read(grant, List.of())), "news came meanwhile: claim again");
-        assertNotNull(grants.take(PartitionGrants.Wake.NEWS));
+        assertNotNull(grants.take(Wake.NEWS));
     }
 
     /**
@@ -53,66 +64,66 @@ class PartitionGrantsTest {
     @Test
     void aLookThatFindsEveryPartitionGrantedIsNotLostButAnAgainIs() {
         beat(grants, rows(0, 8, false));
-        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.NEWS);
-        assertNull(grants.take(PartitionGrants.Wake.POLL), "every partition is being read");
+        Grant grant = grants.take(Wake.NEWS);
+        assertNull(grants.take(Wake.POLL), "every partition is being read");
         assertTrue(grants.release(grant, grants.read(grant, List.of())), "the look came meanwhile: claim again");
-        grant = grants.take(PartitionGrants.Wake.AGAIN);
-        assertNull(grants.take(PartitionGrants.Wake.AGAIN), "every partition is being read");
+        grant = grants.take(Wake.AGAIN);
+        assertNull(grants.take(Wake.AGAIN), "every partition is being read");
         assertFalse(grants.release(grant, grants.read(grant, List.of())), "nothing came meanwhile");
     }
 
     @Test
     void aStoppingRelayGrantsNothingMoreSendsNothingMoreAndNoClaimGoesAgain() {
         beat(grants, rows(0, 8, false));
-        PartitionGrants.Grant inProgress = grants.take(PartitionGrants.Wake.POLL);
+        Grant inProgress = grants.take(Wake.POLL);
         EventBatch read = grants.read(inProgress, batch(events(2, inProgress.perPartition())).events());
 
         grants.stopGranting();
 
         assertFalse(read.maySend(read.events().get(0).id()), "what the claim has not sent yet is not sent");
-        assertNull(grants.take(PartitionGrants.Wake.NEWS), "no new claim, though partitions are free");
+        assertNull(grants.take(Wake.NEWS), "no new claim, though partitions are free");
         assertFalse(grants.release(inProgress, read), "it filled its share, but does not go again");
         // the heartbeat goes on while the claims in progress finish (their leases stay confirmed)
         beat(grants, rows(0, 10, false));
-        assertNull(grants.take(PartitionGrants.Wake.NEWS), "partitions confirmed meanwhile are not granted either");
+        assertNull(grants.take(Wake.NEWS), "partitions confirmed meanwhile are not granted either");
     }
 
     @Test
     void inABacklogPartitionsThatFilledTheirShareAreSpreadOverTheClaimsAndOneClaimTakesAllTheOthers() {
         beat(grants, rows(0, 8, false));
-        PartitionGrants.Grant cold = grants.take(PartitionGrants.Wake.POLL);
+        Grant cold = grants.take(Wake.POLL);
         // partitions 2 and 5 returned a full share: they have more; 6 returned one event, the others none
         EventBatch read = grants.read(cold, batch(events(2, cold.perPartition()), events(5, cold.perPartition()),
                 events(6, 1)).events());
         assertTrue(grants.release(cold, read), "it filled its share of partitions 2 and 5: claim again at once");
-        PartitionGrants.Grant first = grants.take(PartitionGrants.Wake.AGAIN);
-        PartitionGrants.Grant second = grants.take(PartitionGrants.Wake.AGAIN);
-        assertEquals(1, first.partitions().length, "two hot partitions, four claims: one hot partition per claim");
-        assertEquals(1, second.partitions().length);
+        Grant first = grants.take(Wake.AGAIN);
+        Grant second = grants.take(Wake.AGAIN);
+        assertEquals(1, first.partitions().size(), "two hot partitions, four claims: one hot partition per claim");
+        assertEquals(1, second.partitions().size());
         Set<Integer> hot = new HashSet<>();
-        hot.addAll(List.of(first.partitions()));
-        hot.addAll(List.of(second.partitions()));
+        hot.addAll(first.partitions());
+        hot.addAll(second.partitions());
         assertEquals(Set.of(2, 5), hot, "the hot ones first");
         assertEquals(100, first.perPartition(), "a hot partition gets the claim's whole share");
-        PartitionGrants.Grant third = grants.take(PartitionGrants.Wake.AGAIN);
-        assertEquals(Set.of(0, 1, 3, 4, 6, 7), Set.of(third.partitions()),
+        Grant third = grants.take(Wake.AGAIN);
+        assertEquals(Set.of(0, 1, 3, 4, 6, 7), Set.copyOf(third.partitions()),
                 "no hot one left: one claim reads every other free partition, not an even share of them");
         assertEquals(100 / 6, third.perPartition());
-        assertNull(grants.take(PartitionGrants.Wake.AGAIN), "a claim may run, but no partition is free");
+        assertNull(grants.take(Wake.AGAIN), "a claim may run, but no partition is free");
         // the cold ones read short again: free at the read, and all for the next claim
         grants.read(third, List.of());
-        assertEquals(Set.of(0, 1, 3, 4, 6, 7), Set.of(grants.take(PartitionGrants.Wake.AGAIN).partitions()));
+        assertEquals(Set.of(0, 1, 3, 4, 6, 7), Set.copyOf(grants.take(Wake.AGAIN).partitions()));
     }
 
     @Test
     void thePollsClaimReadsEveryFreePartitionInABacklogToo() {
         beat(grants, rows(0, 8, false));
-        PartitionGrants.Grant cold = grants.take(PartitionGrants.Wake.POLL);
+        Grant cold = grants.take(Wake.POLL);
         EventBatch read = grants.read(cold, batch(events(2, cold.perPartition()), events(5, cold.perPartition()))
                 .events());
         assertTrue(grants.release(cold, read), "partitions 2 and 5 filled their share: hot");
-        PartitionGrants.Grant poll = grants.take(PartitionGrants.Wake.POLL);
-        assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), Set.of(poll.partitions()),
+        Grant poll = grants.take(Wake.POLL);
+        assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), Set.copyOf(poll.partitions()),
                 "not a hot partition per claim: every free partition");
         assertEquals(100 / 8, poll.perPartition());
     }
@@ -121,19 +132,19 @@ class PartitionGrantsTest {
     void withoutABacklogOneClaimReadsEveryFreePartition() {
         // at a steady rate, claims that each found an event or two would cost a claim's CPU per event
         beat(grants, rows(0, 32, false));
-        PartitionGrants.Grant first = grants.take(PartitionGrants.Wake.NEWS);
-        assertEquals(32, first.partitions().length, "news: not a share per claim that may run, every free partition");
+        Grant first = grants.take(Wake.NEWS);
+        assertEquals(32, first.partitions().size(), "news: not a share per claim that may run, every free partition");
         assertEquals(100 / 32, first.perPartition(), "the claim's share of batch-size spread over them");
-        assertNull(grants.take(PartitionGrants.Wake.NEWS), "every partition is being read");
+        assertNull(grants.take(Wake.NEWS), "every partition is being read");
 
         // the first claim read short everywhere: every partition is free again while it sends its event
         EventBatch firstBatch = grants.read(first, List.of(event("a1", 7, "A")));
-        PartitionGrants.Grant second = grants.take(PartitionGrants.Wake.AGAIN);
-        assertEquals(32, second.partitions().length, "no partition filled its share: AGAIN reads them all as well");
-        assertArrayEquals(new String[] {"a1"}, second.inFlight());
+        Grant second = grants.take(Wake.AGAIN);
+        assertEquals(32, second.partitions().size(), "no partition filled its share: AGAIN reads them all as well");
+        assertEquals(List.of("a1"), second.inFlight());
         grants.read(second, List.of());
-        PartitionGrants.Grant third = grants.take(PartitionGrants.Wake.NEWS);
-        assertEquals(32, third.partitions().length, "and so does news");
+        Grant third = grants.take(Wake.NEWS);
+        assertEquals(32, third.partitions().size(), "and so does news");
         grants.read(third, List.of());
         assertTrue(grants.release(second, EventBatch.of(List.of())), "the news refused meanwhile is told");
         assertFalse(grants.release(first, firstBatch));
@@ -143,29 +154,29 @@ class PartitionGrantsTest {
     void noMoreClaimsThanAllowedAtOnce() {
         beat(grants, rows(0, 32, false));
         // the poll's claim (a share of 100 / 32 = 3 per partition) fills partitions 0 to 4: they go first, spread
-        PartitionGrants.Grant poll = grants.take(PartitionGrants.Wake.POLL);
+        Grant poll = grants.take(Wake.POLL);
         assertEquals(3, poll.perPartition());
         assertTrue(grants.release(poll, grants.read(poll, batch(events(0, 3), events(1, 3), events(2, 3),
                 events(3, 3), events(4, 3)).events())));
-        List<PartitionGrants.Grant> taken = new ArrayList<>();
+        List<Grant> taken = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            taken.add(grants.take(PartitionGrants.Wake.AGAIN));
+            taken.add(grants.take(Wake.AGAIN));
         }
         assertTrue(taken.stream().allMatch(g -> g != null));
-        assertEquals(List.of(2, 2, 1), taken.subList(0, 3).stream().map(g -> g.partitions().length).toList(),
+        assertEquals(List.of(2, 2, 1), taken.subList(0, 3).stream().map(g -> g.partitions().size()).toList(),
                 "the five that filled, ceil(5 / 4) = 2 per claim");
-        assertEquals(27, taken.get(3).partitions().length,
+        assertEquals(27, taken.get(3).partitions().size(),
                 "no hot one left: the next claim takes every other partition");
-        assertNull(grants.take(PartitionGrants.Wake.NEWS), "four claims in progress");
+        assertNull(grants.take(Wake.NEWS), "four claims in progress");
         // the first claim failed before it read (batch null): its partitions are free again, and it asks for nothing
         assertTrue(grants.release(taken.get(0), null), "but the news refused meanwhile is told");
-        assertNotNull(grants.take(PartitionGrants.Wake.NEWS));
+        assertNotNull(grants.take(Wake.NEWS));
     }
 
     @Test
     void aPartitionBeingGivenUpIsNotGrantedAndDrainsOnlyWhenItsClaimIsOver() {
         beat(grants, rows(0, 4, false));
-        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.POLL);
+        Grant grant = grants.take(Wake.POLL);
         List<Map<String, Object>> givingUp = rows(0, 4, false);
         givingUp.set(3, row(3, false, true));
         beat(grants, givingUp);
@@ -177,22 +188,22 @@ class PartitionGrantsTest {
                 "partition 3 still has an event in flight");
         grants.release(grant, read);
         assertArrayEquals(new Integer[] {3}, (Integer[]) grants.heartbeatParameters().get("drained"));
-        PartitionGrants.Grant next = grants.take(PartitionGrants.Wake.POLL);
-        assertEquals(Set.of(0, 1, 2), Set.of(next.partitions()), "not granted while being given up");
+        Grant next = grants.take(Wake.POLL);
+        assertEquals(Set.of(0, 1, 2), Set.copyOf(next.partitions()), "not granted while being given up");
     }
 
     @Test
     void aLeaseNotConfirmedForLongEnoughIsNotGranted() {
         // a lease of 3 ns has run out by the time the next call reads the clock
-        PartitionGrants shortLease = new PartitionGrants(1, 10, Duration.ofNanos(3), (o, t, g, i) -> { });
+        PartitionGrants shortLease = grants(1, 10, Duration.ofNanos(3), (o, t, g, i) -> { });
         beat(shortLease, rows(0, 2, false));
-        assertNull(shortLease.take(PartitionGrants.Wake.NEWS), "the lease as last confirmed has run out");
+        assertNull(shortLease.take(Wake.NEWS), "the lease as last confirmed has run out");
     }
 
     @Test
     void inFlightCountsTheEventsOfTheClaimsInProgress() {
         beat(grants, rows(0, 2, false));
-        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.POLL);
+        Grant grant = grants.take(Wake.POLL);
         EventBatch batch = grants.read(grant, batch(events(0, 3), events(1, 2)).events());
         assertEquals(5, grants.heartbeatParameters().get("inFlight"));
         grants.release(grant, batch);
@@ -203,10 +214,10 @@ class PartitionGrantsTest {
     @Test
     void aPartitionReadShortIsFreeAtTheReadAndTheNextGrantSkipsItsEventsInFlightWhileAFilledOneStaysWithItsClaim() {
         // three claims, a share of 12 / 3 = 4 events each: the poll's claim of two partitions reads 2 of each
-        PartitionGrants small = new PartitionGrants(3, 12, Duration.ofSeconds(30), (o, t, g, i) -> { });
+        PartitionGrants small = grants(3, 12, Duration.ofSeconds(30), (o, t, g, i) -> { });
         beat(small, rows(0, 2, false));
-        PartitionGrants.Grant first = small.take(PartitionGrants.Wake.POLL);
-        assertEquals(Set.of(0, 1), Set.of(first.partitions()));
+        Grant first = small.take(Wake.POLL);
+        assertEquals(Set.of(0, 1), Set.copyOf(first.partitions()));
         assertEquals(2, first.perPartition());
         // partition 0 read short (one event), partition 1 filled (two)
         EventBatch firstBatch = small.read(first, List.of(event("a1", 0, "A"), event("c1", 1, "C"),
@@ -215,36 +226,36 @@ class PartitionGrantsTest {
         assertEquals(3, small.heartbeatParameters().get("inFlight"));
 
         // while the first claim is in progress (sending, marking), partition 0 is free: partition 1 is not
-        PartitionGrants.Grant second = small.take(PartitionGrants.Wake.AGAIN);
+        Grant second = small.take(Wake.AGAIN);
         assertNotNull(second, "partition 0 was read short: free again right at the read");
-        assertArrayEquals(new Integer[] {0}, second.partitions(), "partition 1 filled its share: still the first's");
-        assertArrayEquals(new String[] {"a1"}, second.inFlight(),
+        assertEquals(List.of(0), second.partitions(), "partition 1 filled its share: still the first's");
+        assertEquals(List.of("a1"), second.inFlight(),
                 "the next read of partition 0 skips the event the first claim still has in flight there (only)");
         assertArrayEquals(new String[] {"a1"}, (String[]) second.parameters().get("inFlight"), "sql/claim.sql's");
-        assertNull(small.take(PartitionGrants.Wake.AGAIN), "both partitions are being read: a claim may run, no more");
+        assertNull(small.take(Wake.AGAIN), "both partitions are being read: a claim may run, no more");
         assertEquals(Set.of(0, 1), Set.of(small.busyPartitions()));
 
         // the second claim finds nothing: partition 0 is free again, and the first's event there still skipped
         assertFalse(small.release(second, small.read(second, List.of())));
-        PartitionGrants.Grant third = small.take(PartitionGrants.Wake.AGAIN);
-        assertArrayEquals(new Integer[] {0}, third.partitions(), "partition 1 is still the first's");
-        assertArrayEquals(new String[] {"a1"}, third.inFlight());
+        Grant third = small.take(Wake.AGAIN);
+        assertEquals(List.of(0), third.partitions(), "partition 1 is still the first's");
+        assertEquals(List.of("a1"), third.inFlight());
 
         // the first claim is over: partition 1 is free, first of all, with a whole share; nothing of it in flight
         assertTrue(small.release(first, firstBatch), "it filled its share of partition 1: claim again at once");
         assertEquals(0, small.heartbeatParameters().get("inFlight"));
-        PartitionGrants.Grant fourth = small.take(PartitionGrants.Wake.AGAIN);
-        assertArrayEquals(new Integer[] {1}, fourth.partitions());
+        Grant fourth = small.take(Wake.AGAIN);
+        assertEquals(List.of(1), fourth.partitions());
         assertEquals(4, fourth.perPartition(), "a partition that filled its share gets the claim's whole share");
-        assertArrayEquals(new String[0], fourth.inFlight(), "the first claim's events are no longer in flight");
+        assertEquals(List.of(), fourth.inFlight(), "the first claim's events are no longer in flight");
     }
 
     @Test
     void aClaimThatFoundEventsButFilledNothingDoesNotClaimAgainAtOnce() {
         beat(grants, rows(0, 4, false));
-        PartitionGrants.Grant grant = grants.take(PartitionGrants.Wake.NEWS);
-        EventBatch read = grants.read(grant, List.of(event("a1", grant.partitions()[0], "A"),
-                event("b1", grant.partitions()[0], "B")));
+        Grant grant = grants.take(Wake.NEWS);
+        EventBatch read = grants.read(grant, List.of(event("a1", grant.partitions().get(0), "A"),
+                event("b1", grant.partitions().get(0), "B")));
         assertEquals(2, read.size());
         assertFalse(grants.release(grant, read), "two events, short of the share: the new-events watch wakes the next");
     }
@@ -252,10 +263,10 @@ class PartitionGrantsTest {
     @Test
     void theEventsOfAKeyInFlightInAnotherClaimWaitForItAndAreClaimedWhenItIsOver() {
         beat(grants, rows(0, 1, false));
-        PartitionGrants.Grant first = grants.take(PartitionGrants.Wake.POLL);
+        Grant first = grants.take(Wake.POLL);
         EventBatch firstBatch = grants.read(first, List.of(event("a1", 0, "A"), event("b1", 0, "B")));
-        PartitionGrants.Grant second = grants.take(PartitionGrants.Wake.AGAIN);
-        assertEquals(Set.of("a1", "b1"), Set.of(second.inFlight()));
+        Grant second = grants.take(Wake.AGAIN);
+        assertEquals(Set.of("a1", "b1"), Set.copyOf(second.inFlight()));
 
         // sql/claim.sql skipped a1 and b1 themselves; the later events of their keys came back
         EventBatch secondBatch = grants.read(second, List.of(event("a2", 0, "A"), event("c1", 0, "C"),
@@ -266,8 +277,8 @@ class PartitionGrantsTest {
 
         assertTrue(grants.release(first, firstBatch),
                 "events of its keys were left behind: claim again at once, though it filled nothing");
-        PartitionGrants.Grant third = grants.take(PartitionGrants.Wake.AGAIN);
-        assertEquals(Set.of("c1", "c2"), Set.of(third.inFlight()), "a1 and b1 are no longer in flight");
+        Grant third = grants.take(Wake.AGAIN);
+        assertEquals(Set.of("c1", "c2"), Set.copyOf(third.inFlight()), "a1 and b1 are no longer in flight");
         EventBatch thirdBatch = grants.read(third, List.of(event("a2", 0, "A"), event("b2", 0, "B")));
         assertEquals(List.of("a2", "b2"), ids(thirdBatch), "their keys are free: they go now");
         assertFalse(grants.release(second, secondBatch), "the waiting keys were claimed again once");
@@ -280,23 +291,23 @@ class PartitionGrantsTest {
         // ChurnIT's order violations: the first claim's release freed partition 0 while the second was reading it,
         // and a third claim read it beside the second
         beat(grants, rows(0, 1, false));
-        PartitionGrants.Grant first = grants.take(PartitionGrants.Wake.POLL);
+        Grant first = grants.take(Wake.POLL);
         EventBatch firstBatch = grants.read(first, List.of(event("a1", 0, "A")));
-        PartitionGrants.Grant second = grants.take(PartitionGrants.Wake.AGAIN);
-        assertArrayEquals(new Integer[] {0}, second.partitions());
+        Grant second = grants.take(Wake.AGAIN);
+        assertEquals(List.of(0), second.partitions());
 
         assertFalse(grants.release(first, firstBatch));
         assertArrayEquals(new Integer[] {0}, grants.busyPartitions(), "partition 0 is the second claim's");
-        assertNull(grants.take(PartitionGrants.Wake.NEWS), "one claim reading partition 0 at a time");
-        assertNull(grants.take(PartitionGrants.Wake.POLL), "the poll's neither");
+        assertNull(grants.take(Wake.NEWS), "one claim reading partition 0 at a time");
+        assertNull(grants.take(Wake.POLL), "the poll's neither");
 
         // a1 was in flight when the second claim was granted partition 0: had it failed, its failure might not be in
         // the second's snapshot, and a2 would overtake it
         EventBatch secondBatch = grants.read(second, List.of(event("a2", 0, "A")));
         assertEquals(List.of(), ids(secondBatch), "granted while a1 was in flight: a2 waits");
         assertTrue(grants.release(second, secondBatch), "news came while partition 0 was being read: claim again");
-        PartitionGrants.Grant third = grants.take(PartitionGrants.Wake.NEWS);
-        assertArrayEquals(new Integer[] {0}, third.partitions());
+        Grant third = grants.take(Wake.NEWS);
+        assertEquals(List.of(0), third.partitions());
         assertEquals(List.of("a2"), ids(grants.read(third, List.of(event("a2", 0, "A")))),
                 "granted after a1's claim was over: a2 goes");
     }
@@ -304,10 +315,10 @@ class PartitionGrantsTest {
     @Test
     void aKeyInFlightWhenTheClaimWasGrantedHoldsItsEventsBackThoughItsClaimEndedBeforeTheRead() {
         beat(grants, rows(0, 1, false));
-        PartitionGrants.Grant a = grants.take(PartitionGrants.Wake.POLL);
+        Grant a = grants.take(Wake.POLL);
         EventBatch aBatch = grants.read(a, List.of(event("e1", 0, "K")));
-        PartitionGrants.Grant b = grants.take(PartitionGrants.Wake.AGAIN);
-        assertArrayEquals(new String[] {"e1"}, b.inFlight());
+        Grant b = grants.take(Wake.AGAIN);
+        assertEquals(List.of("e1"), b.inFlight());
 
         // e1 failed and its failure was recorded; its claim is over before b's statement returns, and that statement's
         // snapshot may not have the failure: it may return e2, which must not overtake e1
@@ -318,8 +329,8 @@ class PartitionGrantsTest {
         assertEquals(List.of("x1"), ids(bBatch), "K was in flight when b was granted: e2 is dropped, x1 goes");
         assertEquals(1, grants.heartbeatParameters().get("inFlight"), "what was dropped is not in flight");
 
-        PartitionGrants.Grant c = grants.take(PartitionGrants.Wake.NEWS);
-        assertArrayEquals(new String[] {"x1"}, c.inFlight(), "e1 is not skipped any more");
+        Grant c = grants.take(Wake.NEWS);
+        assertEquals(List.of("x1"), c.inFlight(), "e1 is not skipped any more");
         assertEquals(List.of("e2"), ids(grants.read(c, List.of(event("e2", 0, "K")))),
                 "granted after e1's claim was over (its statement sees what became of e1): e2 goes");
     }
@@ -327,12 +338,12 @@ class PartitionGrantsTest {
     @Test
     void onlyTheReleaseOfTheClaimThatHadAKeyInFlightClaimsItsWaitingEventsAgain() {
         beat(grants, rows(0, 1, false));
-        PartitionGrants.Grant a = grants.take(PartitionGrants.Wake.POLL);
+        Grant a = grants.take(Wake.POLL);
         EventBatch aBatch = grants.read(a, List.of(event("e1", 0, "K")));
-        PartitionGrants.Grant b = grants.take(PartitionGrants.Wake.AGAIN);
+        Grant b = grants.take(Wake.AGAIN);
         EventBatch bBatch = grants.read(b, List.of(event("e2", 0, "K"), event("x1", 0, "X")));
         assertEquals(List.of("x1"), ids(bBatch), "e2 waits for e1");
-        PartitionGrants.Grant c = grants.take(PartitionGrants.Wake.AGAIN);
+        Grant c = grants.take(Wake.AGAIN);
         EventBatch cBatch = grants.read(c, List.of(event("y1", 0, "Y")));
         assertEquals(List.of("y1"), ids(cBatch));
 
@@ -342,7 +353,7 @@ class PartitionGrantsTest {
         assertFalse(grants.release(b, bBatch), "the claim that dropped e2 does not have K in flight either");
         assertTrue(grants.release(a, aBatch), "K's claim is over: its waiting event is claimed right after");
 
-        PartitionGrants.Grant d = grants.take(PartitionGrants.Wake.AGAIN);
+        Grant d = grants.take(Wake.AGAIN);
         EventBatch dBatch = grants.read(d, List.of(event("e2", 0, "K")));
         assertEquals(List.of("e2"), ids(dBatch));
         assertFalse(grants.release(d, dBatch), "e2 was claimed: K waits no more");
@@ -352,10 +363,10 @@ class PartitionGrantsTest {
     void aGrantHasNoMorePartitionsThanEventsLeftSoNoClaimReadsMoreThanItsShare() {
         // two claims, batch-size 20: 10 per claim; with a partition more than that, a claim of one event of each
         // partition would read 12 (the helper saw 11 against the limit of 10)
-        PartitionGrants capped = new PartitionGrants(2, 20, Duration.ofSeconds(30), (o, t, g, i) -> { });
+        PartitionGrants capped = grants(2, 20, Duration.ofSeconds(30), (o, t, g, i) -> { });
         beat(capped, rows(0, 12, false));
-        PartitionGrants.Grant first = capped.take(PartitionGrants.Wake.POLL);
-        assertEquals(10, first.partitions().length, "the claim's 10 events: 10 partitions, at least one event each");
+        Grant first = capped.take(Wake.POLL);
+        assertEquals(10, first.partitions().size(), "the claim's 10 events: 10 partitions, at least one event each");
         assertEquals(1, first.perPartition());
         List<OutboxEvent> read = new ArrayList<>();
         for (Integer p : first.partitions()) {
@@ -364,10 +375,11 @@ class PartitionGrantsTest {
         EventBatch firstBatch = capped.read(first, read);
         assertEquals(10, capped.heartbeatParameters().get("inFlight"), "the most the claim can read: its share");
 
-        PartitionGrants.Grant second = capped.take(PartitionGrants.Wake.NEWS);
+        Grant second = capped.take(Wake.NEWS);
         Set<Integer> left = new HashSet<>(Set.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
-        left.removeAll(List.of(first.partitions()));
-        assertEquals(left, Set.of(second.partitions()), "the first's partitions filled their share: still the first's");
+        left.removeAll(first.partitions());
+        assertEquals(left, Set.copyOf(second.partitions()),
+                "the first's partitions filled their share: still the first's");
         assertEquals(5, second.perPartition(), "two partitions share the claim's 10");
         assertTrue(capped.release(first, firstBatch));
     }
@@ -375,30 +387,32 @@ class PartitionGrantsTest {
     @Test
     void noClaimWhileTheWholeBatchSizeIsInFlight() {
         // batch-size 2 for three claims: a claim's share rounds up to one event, and two claims take the whole batch
-        PartitionGrants capped = new PartitionGrants(3, 2, Duration.ofSeconds(30), (o, t, g, i) -> { });
+        PartitionGrants capped = grants(3, 2, Duration.ofSeconds(30), (o, t, g, i) -> { });
         beat(capped, rows(0, 5, false));
-        PartitionGrants.Grant first = capped.take(PartitionGrants.Wake.POLL);
-        assertEquals(1, first.partitions().length, "one event left to claim: one partition");
+        Grant first = capped.take(Wake.POLL);
+        assertEquals(1, first.partitions().size(), "one event left to claim: one partition");
         assertEquals(1, first.perPartition());
-        EventBatch firstBatch = capped.read(first, List.of(event("e1", first.partitions()[0], "K1")));
-        PartitionGrants.Grant second = capped.take(PartitionGrants.Wake.NEWS);
-        assertEquals(1, second.partitions().length);
-        capped.read(second, List.of(event("e2", second.partitions()[0], "K2")));
+        EventBatch firstBatch = capped.read(first, List.of(event("e1", first.partitions().get(0), "K1")));
+        Grant second = capped.take(Wake.NEWS);
+        assertEquals(1, second.partitions().size());
+        capped.read(second, List.of(event("e2", second.partitions().get(0), "K2")));
         assertEquals(2, capped.heartbeatParameters().get("inFlight"));
         assertEquals(3, 5 - capped.busyPartitions().length, "three partitions are free");
 
-        assertNull(capped.take(PartitionGrants.Wake.NEWS),
+        assertNull(capped.take(Wake.NEWS),
                 "2 events in flight: nothing more, though a claim may run and partitions are free");
-        assertNull(capped.take(PartitionGrants.Wake.POLL), "the poll's claim neither");
+        assertNull(capped.take(Wake.POLL), "the poll's claim neither");
         assertTrue(capped.release(first, firstBatch));
-        PartitionGrants.Grant next = capped.take(PartitionGrants.Wake.NEWS);
+        Grant next = capped.take(Wake.NEWS);
         assertNotNull(next, "a claim is over: its budget is back");
     }
 
-    /** A heartbeat as the route runs it: its parameters read when it starts, then its answer. */
-    private static boolean beat(PartitionGrants grants, List<Map<String, Object>> rows) {
+    /** A heartbeat as the route runs it: started, its parameters read, then its answer. */
+    private boolean beat(PartitionGrants grants, List<Map<String, Object>> rows) {
+        PartitionOwnership owner = owners.get(grants);
+        owner.startHeartbeat();
         grants.heartbeatParameters();
-        return grants.heartbeat(rows);
+        return owner.heartbeat(rows);
     }
 
     private static List<Map<String, Object>> rows(int from, int to, boolean givingUp) {

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.outboxrelay.claim.ClaimBeans;
 import io.outboxrelay.claim.PartitionGrants;
+import io.outboxrelay.claim.PartitionOwnership;
 import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEvent;
@@ -87,8 +88,11 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
 
     /** This instance owns partition 0 (as a heartbeat's answer would say). */
     protected void ownPartitionZero() {
+        PartitionOwnership ownership = context.getRegistry().lookupByNameAndType("partitionOwnership",
+                PartitionOwnership.class);
+        ownership.startHeartbeat();
         partitionGrants.heartbeatParameters();
-        partitionGrants.heartbeat(List.of(Map.of("partition_number", 0, "taken", true, "giving_up", false,
+        ownership.heartbeat(List.of(Map.of("partition_number", 0, "taken", true, "giving_up", false,
                 "live_instances", 1)));
     }
 
