@@ -248,6 +248,37 @@ final class BenchEnvironment {
         return spent;
     }
 
+    /** CPU seconds of the server processes connected to one database now (pg_stat_activity), by pid. */
+    static Map<Long, Double> backendCpuSeconds(String database) throws Exception {
+        Map<Long, Double> cpu = new java.util.HashMap<>();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "");
+                java.sql.PreparedStatement ps = c.prepareStatement(
+                        "SELECT pid FROM pg_stat_activity WHERE datname = ?")) {
+            ps.setString(1, database);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long pid = rs.getLong(1);
+                    try {
+                        cpu.put(pid, cpuSeconds(pid));
+                    } catch (java.io.IOException e) {
+                        // the backend ended meanwhile
+                    }
+                }
+            }
+        }
+        return cpu;
+    }
+
+    /** What the backends of one database spent between two readings (those connected at the end). */
+    static double backendCpuSince(String database, Map<Long, Double> start) throws Exception {
+        double spent = 0;
+        for (Map.Entry<Long, Double> backend : backendCpuSeconds(database).entrySet()) {
+            spent += backend.getValue() - start.getOrDefault(backend.getKey(), 0.0);
+        }
+        return spent;
+    }
+
     /** Peak resident set size of the process, in MB. */
     static double peakRssMb(long pid) throws Exception {
         for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {

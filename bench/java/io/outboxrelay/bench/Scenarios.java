@@ -472,9 +472,11 @@ final class Scenarios {
                 long tx0 = transactions(name);
                 double cpu0 = BenchEnvironment.cpuSeconds(relay.pid());
                 Map<Long, Double> postgres0 = BenchEnvironment.postgresCpuSeconds();
+                Map<Long, Double> backends0 = BenchEnvironment.backendCpuSeconds(name);
                 pause(seconds * 1000L);
                 // PostgreSQL first: the backend of the statistics query below must not be counted as new
                 double postgresCpu = BenchEnvironment.postgresCpuSince(postgres0);
+                double backendsCpu = BenchEnvironment.backendCpuSince(name, backends0);
                 long tx1 = transactions(name);
                 double cpu1 = BenchEnvironment.cpuSeconds(relay.pid());
                 Map<String, Object> r = result(scenario);
@@ -482,6 +484,8 @@ final class Scenarios {
                 r.put("queries_per_s", round((tx1 - tx0) / (double) seconds));
                 r.put("cpu_percent_of_core", round((cpu1 - cpu0) * 100 / seconds));
                 r.put("postgres_cpu_percent_of_core", round(postgresCpu * 100 / seconds));
+                // the relay's own backends only: what the relay costs PostgreSQL, whatever else the server runs
+                r.put("relay_backends_cpu_percent_of_core", round(backendsCpu * 100 / seconds));
                 return r;
             } finally {
                 BenchEnvironment.stop(relay);

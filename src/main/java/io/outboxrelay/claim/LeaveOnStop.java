@@ -19,7 +19,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * producers belong to those routes, so they stay up until then. The heartbeat route is deferred too (shutdownRoute:
  * Defer), so the leases stay confirmed while the claims finish. A claim whose first send to a destination comes after
  * the stop began cannot send it (Camel starts no new producer while its context stops): its unsent events are
- * released untouched (failure.FailedAttempts.leftForTheNextClaim).</li>
+ * released untouched (failure.FailedAttempts.leaveForTheNextClaim).</li>
  * <li>After the routes stopped (Camel stops its services after its routes): gives up this instance's partitions at
  * once (sql/leave.sql), so the other instances take them at their next heartbeat instead of after the lease.
  * Partitions with a claim still in progress (the shutdown timeout ran out) are kept until their lease expires, so

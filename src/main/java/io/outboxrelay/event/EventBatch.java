@@ -66,7 +66,8 @@ public final class EventBatch {
         return counts;
     }
 
-    public void published(String id) {
+    /** The broker acknowledged this event: it is marked PUBLISHED with the claim. */
+    public void acknowledge(String id) {
         published.add(id);
     }
 

@@ -92,7 +92,7 @@ public class RelayMetrics {
     }
 
     /** A claim statement's batch (the claim route's step). */
-    public void claimed(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+    public void countClaimed(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
         if (batch.size() > 0) {
             claims.increment();
             claimed.increment(batch.size());
@@ -112,7 +112,7 @@ public class RelayMetrics {
     }
 
     /** The batch's acknowledged events were marked PUBLISHED (the claim route's step). */
-    public void published(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+    public void countPublished(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
         Instant now = Instant.now();
         for (OutboxEvent event : batch.publishedEvents()) {
             published.increment();

@@ -94,7 +94,7 @@ public class BatchParts {
     }
 
     /** The publish-event route's last step: the broker acknowledged the event sent alone. */
-    public void acknowledged(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch, @Header("ce_id") String id) {
-        batch.published(id);
+    public void acknowledge(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch, @Header("ce_id") String id) {
+        batch.acknowledge(id);
     }
 }

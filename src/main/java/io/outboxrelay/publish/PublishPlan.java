@@ -37,7 +37,7 @@ public final class PublishPlan {
     public void acknowledge(EventBatch batch) {
         for (int i = 0; i < partEvents.size(); i++) {
             if (KafkaAcknowledgement.of(partEvents.get(i)) != null) {
-                batch.published(partEventIds.get(i));
+                batch.acknowledge(partEventIds.get(i));
             }
         }
     }

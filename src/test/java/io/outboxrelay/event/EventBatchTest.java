@@ -68,8 +68,8 @@ class EventBatchTest {
 
     @Test
     void theAcknowledgedEventsAreListedInClaimOrderAndMarkedById() {
-        batch.published("c1");
-        batch.published("a1");
+        batch.acknowledge("c1");
+        batch.acknowledge("a1");
 
         assertEquals(List.of(a1, c1), batch.publishedEvents());
         assertTrue(batch.isPublished("a1"));

@@ -73,7 +73,7 @@ class FailedAttemptsTest {
     void aRecordedFailureHoldsBackItsKeyAndCountsTheAttempt() {
         EventBatch batch = EventBatch.of(List.of(event("a1", "A"), event("a2", "A"), event("b1", "B")));
 
-        attempts.recorded("PENDING", batch, "a1", caught(new IllegalStateException("boom")));
+        attempts.reportRecorded("PENDING", batch, "a1", caught(new IllegalStateException("boom")));
 
         assertFalse(batch.maySend("a2"));
         assertTrue(batch.maySend("b1"));
@@ -85,7 +85,7 @@ class FailedAttemptsTest {
     void anEventThatBecameFailedIsCountedAsFailed() {
         EventBatch batch = EventBatch.of(List.of(event("a1", "A")));
 
-        attempts.recorded("FAILED", batch, "a1", caught(new IllegalStateException("boom")));
+        attempts.reportRecorded("FAILED", batch, "a1", caught(new IllegalStateException("boom")));
 
         assertEquals(1.0, meters.counter("outbox.publish.failures").count());
         assertEquals(1.0, meters.counter("outbox.events.failed").count());
@@ -96,7 +96,7 @@ class FailedAttemptsTest {
         EventBatch batch = EventBatch.of(List.of(event("a1", "A"), event("a2", "A"), event("b1", "B")));
 
         // the row was no longer PENDING, or no longer this instance's: the SQL returned no status
-        attempts.recorded(null, batch, "a1", caught(new IllegalStateException("boom")));
+        attempts.reportRecorded(null, batch, "a1", caught(new IllegalStateException("boom")));
 
         assertFalse(batch.maySend("a2"));
         assertTrue(batch.maySend("b1"));
@@ -107,7 +107,7 @@ class FailedAttemptsTest {
     void aSendThatFailedWhileTheRelayStopsEndsItsClaimsSendingAndCountsNothing() {
         EventBatch batch = EventBatch.of(List.of(event("a1", "A"), event("b1", "B")));
 
-        attempts.leftForTheNextClaim(batch, "a1", caught(new IllegalStateException("producer not started")));
+        attempts.leaveForTheNextClaim(batch, "a1", caught(new IllegalStateException("producer not started")));
 
         assertFalse(batch.maySend("a1"));
         assertFalse(batch.maySend("b1"), "the rest of the claim stays PENDING, untouched");
