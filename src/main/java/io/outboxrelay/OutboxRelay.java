@@ -11,6 +11,7 @@ import io.outboxrelay.settings.InvalidSettingException;
 import io.outboxrelay.config.RelayMainListener;
 import io.outboxrelay.config.UserRoutes;
 import org.apache.camel.main.Main;
+import org.apache.camel.util.ObjectHelper;
 
 /**
  * Runs the relay as a Camel Main application: application.properties, the YAML routes under routes/ and the beans of
@@ -46,7 +47,7 @@ public final class OutboxRelay {
             stopGracefullyOnShutdown(main, ended);
             exitCode = main.run(args);
         } catch (Exception e) {
-            InvalidSettingException badSetting = findBadSetting(e);
+            InvalidSettingException badSetting = ObjectHelper.getException(InvalidSettingException.class, e);
             if (badSetting != null) {
                 System.err.println("outbox-relay: " + badSetting.getMessage());
                 exitCode = EXIT_BAD_SETTING;
@@ -86,14 +87,5 @@ public final class OutboxRelay {
             }
             Runtime.getRuntime().halt(exitCode);
         }, "outbox-relay-shutdown"));
-    }
-
-    private static InvalidSettingException findBadSetting(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof InvalidSettingException invalid) {
-                return invalid;
-            }
-        }
-        return null;
     }
 }

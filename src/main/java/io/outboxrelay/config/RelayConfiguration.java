@@ -14,9 +14,10 @@ import io.outboxrelay.claim.ClaimBeans;
 import io.outboxrelay.claim.PartitionGrants;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEventRows;
-import io.outboxrelay.failure.FailedAttempts;
+import io.outboxrelay.failure.FailureBeans;
 import io.outboxrelay.health.HealthBeans;
 import io.outboxrelay.inbox.InboxBeans;
+import io.outboxrelay.metrics.MetricsBeans;
 import io.outboxrelay.metrics.RelayMetrics;
 import io.outboxrelay.publish.BrokerConnections;
 import io.outboxrelay.publish.BrokerProbe;
@@ -86,8 +87,7 @@ public class RelayConfiguration implements CamelConfiguration {
                 "kafka".equals(settings.endpointScheme()), schemas), kafkaAdmin, brokerProbe, Clock.systemUTC());
         HealthBeans.bind(context, settings, brokerProbe, schema, service -> addService(context, service));
 
-        RelayMetrics relayMetrics = new RelayMetrics(meterRegistry(registry));
-        registry.bind("relayMetrics", relayMetrics);
+        RelayMetrics relayMetrics = MetricsBeans.bind(context, meterRegistry(registry));
         OutboxSql.bind(context);
         registry.bind("outboxEventRows", new OutboxEventRows());
 
@@ -100,7 +100,7 @@ public class RelayConfiguration implements CamelConfiguration {
         TracingBeans.bind(context, settings.endpointScheme());
 
         // failure: the record-failure route's steps
-        registry.bind("failedAttempts", new FailedAttempts(relayMetrics));
+        FailureBeans.bind(context, relayMetrics);
 
         // the inbox (routes/inbox.camel.yaml): its table and its transaction
         InboxBeans.bind(context, dataSource, inboxSettings);

@@ -6,8 +6,8 @@ import java.sql.SQLException;
 import java.util.Properties;
 
 import io.outboxrelay.schema.SchemaMigration;
-import io.outboxrelay.sql.Connections;
 import org.apache.camel.Service;
+import org.springframework.jdbc.support.JdbcUtils;
 
 /**
  * Readiness: the outbox database answers and the outbox schema is in place. A relay that cannot reach it cannot
@@ -50,7 +50,7 @@ public class DatabaseHealthCheck extends BackgroundHealthCheck implements Servic
     }
 
     private void disconnect() {
-        Connections.closeQuietly(connection);
+        JdbcUtils.closeConnection(connection);
         connection = null;
     }
 

@@ -100,11 +100,10 @@ class HealthDuringOutagesIT {
     }
 
     /**
-     * Keeps the outage for {@link #OUTAGE} (the probes' and the pool's timeouts come round), readiness DOWN to its
-     * end.
+     * Keeps the outage for {@link #OUTAGE} (the probes' and the pool's timeouts come round), readiness DOWN throughout.
      */
     private static void staysDown(HealthWatcher watcher) {
-        await("readiness still DOWN at the end of the outage").pollDelay(OUTAGE).atMost(OUTAGE.plusSeconds(5))
+        await("readiness DOWN throughout the outage").during(OUTAGE).atMost(OUTAGE.plusSeconds(5))
                 .until(() -> watcher.lastStatus("ready") == 503);
     }
 

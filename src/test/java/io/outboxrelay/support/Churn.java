@@ -15,13 +15,20 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Relay processes coming and going while they drain one outbox: every step one instance leaves (SIGTERM, or kill -9)
- * and a new one joins, keeping two or three alive, until nothing is PENDING. For a killed instance it measures how
- * long its partitions stood still: from the kill to the first event of one of them published by another instance.
+ * and a new one joins, keeping two or three alive, until nothing is PENDING. An instance leaves only while it owns
+ * partitions with PENDING events (waited for, a few seconds at most): every fault meets work in progress, and each is
+ * recorded with what the instance had. For a killed instance it measures how long its partitions stood still: from
+ * the kill to the first event of one of them published by another instance.
  */
 public final class Churn {
 
     /** What happened. */
-    public record Result(int joined, int stopped, int killed, List<Long> recoveryMillis, Duration drained) {
+    public record Result(int joined, int stopped, int killed, List<Fault> faults, List<Long> recoveryMillis,
+            Duration drained) {
+    }
+
+    /** One instance leaving: how, and the PENDING events of its partitions and the partitions it owned then. */
+    public record Fault(boolean kill, long pendingInItsPartitions, long ownedPartitions) {
     }
 
     private final TestDatabase db;
@@ -30,6 +37,7 @@ public final class Churn {
     private final boolean kills;
     private final Deque<Instance> alive = new ArrayDeque<>();
     private final List<Long> recoveries = new ArrayList<>();
+    private final List<Fault> faults = new ArrayList<>();
     private final Map<Timestamp, Integer[]> pendingRecoveries = new HashMap<>();
     private int joined;
     private int stopped;
@@ -63,8 +71,7 @@ public final class Churn {
             }
             startWriting.run();
             int round = 0;
-            // at least a stop and a kill (rounds 0 and 1), however slowly instances start on a busy machine
-            while (writing.getAsBoolean() || pending() > 0 || round < 2) {
+            while (writing.getAsBoolean() || pending() > 0) {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError("not drained within " + timeout + ": " + pending() + " PENDING");
                 }
@@ -73,7 +80,7 @@ public final class Churn {
                 await().atMost(step.plusSeconds(30)).pollInterval(Duration.ofMillis(200))
                         .until(() -> System.nanoTime() >= nextStep || !writing.getAsBoolean() && pending() == 0);
                 measureRecoveries();
-                if (alive.size() >= 3 || alive.size() == 2 && round % 2 == 0) {
+                if ((alive.size() >= 3 || alive.size() == 2 && round % 2 == 0) && hasWork(alive.peekFirst())) {
                     leave(kills && round % 4 == 1);
                 }
                 if (alive.size() < 3) {
@@ -83,7 +90,7 @@ public final class Churn {
             }
             Duration drained = Duration.ofNanos(System.nanoTime() - began);
             // partitions of a late kill may recover after the drain ended: not measured
-            return new Result(joined, stopped, killed, List.copyOf(recoveries), drained);
+            return new Result(joined, stopped, killed, List.copyOf(faults), List.copyOf(recoveries), drained);
         } finally {
             alive.forEach(instance -> instance.process().close());
         }
@@ -95,13 +102,26 @@ public final class Churn {
         alive.addLast(new Instance(id, start.apply(id)));
     }
 
+    /** Whether the instance owns partitions with PENDING events, waited for a few seconds (the next slice written). */
+    private boolean hasWork(Instance instance) {
+        try {
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> pendingOwnedBy(instance) > 0);
+            return true;
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            // drained: nothing for a fault to meet
+            return false;
+        }
+    }
+
     /** The oldest instance leaves: a graceful stop, or a kill -9 that leaves its claims to their leases. */
     private void leave(boolean kill) {
         Instance leaving = alive.removeFirst();
+        // the relay's name in the table is the given id and a suffix of its own
+        Integer[] partitions = db.query("SELECT partition_number FROM outbox_partitions WHERE owner LIKE ?",
+                leaving.id() + "-%").stream().map(r -> (Integer) r.get("partition_number")).toArray(Integer[]::new);
+        long pending = pendingOwnedBy(leaving);
         if (kill) {
-            // the relay's name in the table is the given id and a suffix of its own
-            Integer[] partitions = db.query("SELECT partition_number FROM outbox_partitions WHERE owner LIKE ?",
-                    leaving.id() + "-%").stream().map(r -> (Integer) r.get("partition_number")).toArray(Integer[]::new);
             Timestamp at = (Timestamp) db.query("SELECT now() AS now").get(0).get("now");
             leaving.process().kill();
             killed++;
@@ -113,6 +133,13 @@ public final class Churn {
             leaving.process().waitForExit(Duration.ofSeconds(60));
             stopped++;
         }
+        faults.add(new Fault(kill, pending, partitions.length));
+    }
+
+    private long pendingOwnedBy(Instance instance) {
+        return db.count("SELECT count(*) FROM outbox o JOIN outbox_partitions p "
+                + "ON p.partition_number = outbox_partition(o.aggregate_type, o.aggregate_id) "
+                + "WHERE o.status = 'PENDING' AND p.owner LIKE ?", instance.id() + "-%");
     }
 
     /** A killed instance's partitions recovered when one of their events was published after the kill. */

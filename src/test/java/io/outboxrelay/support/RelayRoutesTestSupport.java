@@ -19,7 +19,8 @@ import io.outboxrelay.claim.PartitionOwnership;
 import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEvent;
-import io.outboxrelay.failure.FailedAttempts;
+import io.outboxrelay.failure.FailureBeans;
+import io.outboxrelay.metrics.MetricsBeans;
 import io.outboxrelay.metrics.RelayMetrics;
 import io.outboxrelay.publish.BrokerOutage;
 import io.outboxrelay.publish.CloudEventsMapper;
@@ -153,7 +154,7 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
         // the relay's own settings from the test's properties, validated as the relay validates them
         RelaySettings settings = RelaySettings.read(key -> context.getPropertiesComponent().resolveProperty(key),
                 scheme -> true);
-        RelayMetrics metrics = new RelayMetrics(meters);
+        RelayMetrics metrics = MetricsBeans.bind(context, meters);
         // the same binders as config.RelayConfiguration's; the probe, the clock and Kafka's admin are the test's
         PublishBeans.bind(context, settings.endpoint(), new CountingMapper(settings.source(), mapped, eventSchemas()),
                 kafkaAdmin(), () -> {
@@ -162,8 +163,7 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
                 }, Clock.fixed(Instant.parse("2024-01-01T00:00:00Z"), ZoneOffset.UTC));
         brokerOutage = registry.lookupByNameAndType("brokerOutage", BrokerOutage.class);
         partitionGrants = ClaimBeans.bindGrants(context, settings, metrics::owned);
-        registry.bind("relayMetrics", metrics);
-        registry.bind("failedAttempts", new FailedAttempts(metrics));
+        FailureBeans.bind(context, metrics);
     }
 
     // --- helpers for the tests
