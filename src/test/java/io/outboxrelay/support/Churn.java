@@ -27,8 +27,8 @@ public final class Churn {
             Duration drained) {
     }
 
-    /** One instance leaving: how, and the PENDING events of its partitions and the partitions it owned then. */
-    public record Fault(boolean kill, long pendingInItsPartitions, long ownedPartitions) {
+    /** One instance leaving: how, the PENDING events and the partitions the instance owned then. */
+    public record Fault(boolean kill, long pending, long ownedPartitions) {
     }
 
     private final TestDatabase db;
@@ -40,15 +40,15 @@ public final class Churn {
     private final List<Fault> faults = new ArrayList<>();
     private final Map<Timestamp, Integer[]> pendingRecoveries = new HashMap<>();
     private int joined;
-    private int stopped;
-    private int killed;
+    private volatile int stopped;
+    private volatile int killed;
 
     private record Instance(String id, RelayProcess process) {
     }
 
     /**
      * @param start starts a relay with the given instance id and waits until it runs
-     * @param kills whether every other leave is a kill -9 (else every leave is a graceful stop)
+     * @param kills whether every other leave is a kill -9, from the second on (else every leave is a graceful stop)
      */
     public Churn(TestDatabase db, Function<String, RelayProcess> start, Duration step, boolean kills) {
         this.db = db;
@@ -81,7 +81,7 @@ public final class Churn {
                         .until(() -> System.nanoTime() >= nextStep || !writing.getAsBoolean() && pending() == 0);
                 measureRecoveries();
                 if ((alive.size() >= 3 || alive.size() == 2 && round % 2 == 0) && hasWork(alive.peekFirst())) {
-                    leave(kills && round % 4 == 1);
+                    leave(kills && round % 2 == 1);
                 }
                 if (alive.size() < 3) {
                     join();
@@ -96,17 +96,27 @@ public final class Churn {
         }
     }
 
+    /** Graceful stops so far (read by the writing, which goes on until the churn has met it). */
+    public int stopped() {
+        return stopped;
+    }
+
+    /** Kills so far. */
+    public int killed() {
+        return killed;
+    }
+
     private void join() {
         joined++;
         String id = "churn-" + joined;
         alive.addLast(new Instance(id, start.apply(id)));
     }
 
-    /** Whether the instance owns partitions with PENDING events, waited for a few seconds (the next slice written). */
+    /** Whether events are PENDING and the instance owns partitions, waited for a few seconds (the next slice). */
     private boolean hasWork(Instance instance) {
         try {
-            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> pendingOwnedBy(instance) > 0);
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+                    .until(() -> pending() > 0 && owned(instance).length > 0);
             return true;
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             // drained: nothing for a fault to meet
@@ -117,10 +127,8 @@ public final class Churn {
     /** The oldest instance leaves: a graceful stop, or a kill -9 that leaves its claims to their leases. */
     private void leave(boolean kill) {
         Instance leaving = alive.removeFirst();
-        // the relay's name in the table is the given id and a suffix of its own
-        Integer[] partitions = db.query("SELECT partition_number FROM outbox_partitions WHERE owner LIKE ?",
-                leaving.id() + "-%").stream().map(r -> (Integer) r.get("partition_number")).toArray(Integer[]::new);
-        long pending = pendingOwnedBy(leaving);
+        Integer[] partitions = owned(leaving);
+        long pending = db.count("SELECT count(*) FROM outbox WHERE status = 'PENDING'");
         if (kill) {
             Timestamp at = (Timestamp) db.query("SELECT now() AS now").get(0).get("now");
             leaving.process().kill();
@@ -136,10 +144,10 @@ public final class Churn {
         faults.add(new Fault(kill, pending, partitions.length));
     }
 
-    private long pendingOwnedBy(Instance instance) {
-        return db.count("SELECT count(*) FROM outbox o JOIN outbox_partitions p "
-                + "ON p.partition_number = outbox_partition(o.aggregate_type, o.aggregate_id) "
-                + "WHERE o.status = 'PENDING' AND p.owner LIKE ?", instance.id() + "-%");
+    /** The instance's partitions (the relay's name in the table is the given id and a suffix of its own). */
+    private Integer[] owned(Instance instance) {
+        return db.query("SELECT partition_number FROM outbox_partitions WHERE owner LIKE ?", instance.id() + "-%")
+                .stream().map(r -> (Integer) r.get("partition_number")).toArray(Integer[]::new);
     }
 
     /** A killed instance's partitions recovered when one of their events was published after the kill. */
