@@ -12,7 +12,7 @@ import java.util.Map;
 
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.EventSchemas.EventSchema;
-import io.outboxrelay.event.EventSchemas.Violation;
+import io.outboxrelay.event.Violation;
 import io.outboxrelay.settings.InvalidSettingException;
 import io.outboxrelay.settings.OperatorSettings;
 import picocli.CommandLine.Command;

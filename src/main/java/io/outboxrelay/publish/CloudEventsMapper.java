@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.EventSchemas.EventSchema;
-import io.outboxrelay.event.EventSchemas.Violation;
+import io.outboxrelay.event.Violation;
 import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Body;

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.List;
 
 import io.outboxrelay.event.EventSchemas.EventSchema;
-import io.outboxrelay.event.EventSchemas.Violation;
 import io.outboxrelay.settings.InvalidSettingException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
