@@ -3,8 +3,6 @@ package io.outboxrelay.console;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -48,14 +46,11 @@ class ConsoleApiTest {
     private static TestDatabase db;
     private static RelayInstance relay;
     private static ConsoleClient console;
-    private static Path dir;
 
     @BeforeAll
     static void start() throws Exception {
         db = TestDatabase.create();
-        dir = Files.createTempDirectory("console-api");
-        Map<String, String> settings = RelayInstance.reportingSettings(db);
-        settings.putAll(ConsoleClient.settings(dir));
+        Map<String, String> settings = ConsoleClient.relaySettings(db);
         settings.put("camel.main.dev-console-enabled", "true");
         settings.put("camel.management.dev-console-enabled", "true");
         relay = RelayInstance.start(settings);

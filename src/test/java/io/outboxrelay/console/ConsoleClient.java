@@ -15,6 +15,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.outboxrelay.support.RelayInstance;
+import io.outboxrelay.support.TestDatabase;
 import org.mindrot.jbcrypt.BCrypt;
 
 /** The console's users for the tests (htpasswd files as htpasswd -nbB writes them) and an HTTP client of its API. */
@@ -51,6 +53,17 @@ final class ConsoleClient {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A relay on the shared Kafka broker reporting quickly (RelayInstance.reportingSettings) with the console on. */
+    static Map<String, String> relaySettings(TestDatabase db) {
+        Map<String, String> settings = RelayInstance.reportingSettings(db);
+        try {
+            settings.putAll(settings(Files.createTempDirectory("console-users")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return settings;
     }
 
     /** A line as htpasswd -nbB writes it ($2y$). */

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.Map;
 
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.TestDatabase;
@@ -40,31 +39,27 @@ class ConsolePageTest {
 
     @Test
     void anOperatorFindsFailedEventsAndReplaysThem() throws Exception {
-        Path dir = Files.createTempDirectory("console-page");
-        try (TestDatabase db = TestDatabase.create()) {
-            Map<String, String> settings = RelayInstance.reportingSettings(db);
-            settings.putAll(ConsoleClient.settings(dir));
-            try (RelayInstance relay = RelayInstance.start(settings)) {
-                // a backlog waiting for its retry, failed events of two destinations
-                db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, attempts, "
-                        + "last_error, next_attempt_at) SELECT 'invoice', 'i-' || i, 'InvoiceIssued', '{}', 1, "
-                        + "'org.apache.kafka.common.errors.TimeoutException: Expiring 1 record(s)', "
-                        + "now() + interval '1 hour' FROM generate_series(1, 7) i");
-                db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, attempts, "
-                        + "last_error) SELECT 'order', 'order-' || i, 'OrderPlaced', "
-                        + "jsonb_build_object('customer', 'c-' || i, 'total', i * 10.5), 'FAILED', 10, "
-                        + "'org.apache.kafka.common.errors.RecordTooLargeException: The message is 1048700 bytes' "
-                        + "FROM generate_series(1, 5) i");
-                db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, attempts, "
-                        + "last_error) SELECT 'payment', 'p-' || i, 'PaymentTaken', '{}', 'FAILED', 10, "
-                        + "'io.outboxrelay.publish.SchemaViolationException: payment/PaymentTaken.schema.json' "
-                        + "FROM generate_series(1, 2) i");
-                WebDriver browser = chromium();
-                try {
-                    operate(browser, relay.managementPort(), db);
-                } finally {
-                    browser.quit();
-                }
+        try (TestDatabase db = TestDatabase.create();
+                RelayInstance relay = RelayInstance.start(ConsoleClient.relaySettings(db))) {
+            // a backlog waiting for its retry, failed events of two destinations
+            db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, attempts, "
+                    + "last_error, next_attempt_at) SELECT 'invoice', 'i-' || i, 'InvoiceIssued', '{}', 1, "
+                    + "'org.apache.kafka.common.errors.TimeoutException: Expiring 1 record(s)', "
+                    + "now() + interval '1 hour' FROM generate_series(1, 7) i");
+            db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, attempts, "
+                    + "last_error) SELECT 'order', 'order-' || i, 'OrderPlaced', "
+                    + "jsonb_build_object('customer', 'c-' || i, 'total', i * 10.5), 'FAILED', 10, "
+                    + "'org.apache.kafka.common.errors.RecordTooLargeException: The message is 1048700 bytes' "
+                    + "FROM generate_series(1, 5) i");
+            db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, attempts, "
+                    + "last_error) SELECT 'payment', 'p-' || i, 'PaymentTaken', '{}', 'FAILED', 10, "
+                    + "'io.outboxrelay.publish.SchemaViolationException: payment/PaymentTaken.schema.json' "
+                    + "FROM generate_series(1, 2) i");
+            WebDriver browser = chromium();
+            try {
+                operate(browser, relay.managementPort(), db);
+            } finally {
+                browser.quit();
             }
         }
     }
