@@ -65,7 +65,7 @@ async function refreshSummary() {
     }
     const free = s.partitions.filter(p => !p.owner).length;
     $('partitions').textContent = s.partitions.length + ' partitions, ' + free + ' without an owner';
-    $('updated').textContent = 'updated ' + new Date().toLocaleTimeString();
+    $('updated').textContent = 'as of ' + new Date(s.computedAt).toLocaleTimeString();
   } catch (e) {
     $('updated').textContent = 'summary failed: ' + e.message;
   }

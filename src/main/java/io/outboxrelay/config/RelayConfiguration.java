@@ -109,7 +109,8 @@ public class RelayConfiguration implements CamelConfiguration {
 
         // the operator console (routes/console.camel.yaml), when its users are configured
         ConsoleBeans.bind(context, ConsoleSettings.read(context.getPropertiesComponent()::resolveProperty),
-                dataSource, settings.table(), settings.failedBlocksKey());
+                dataSource, settings.table(), settings.failedBlocksKey(),
+                java.time.Duration.ofMillis(settings.metricsRefreshMs()));
     }
 
     /** A wake-up of the claim routes (direct:outbox-wake or direct:outbox-look), once the routes run. */

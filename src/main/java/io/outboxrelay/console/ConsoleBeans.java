@@ -1,5 +1,7 @@
 package io.outboxrelay.console;
 
+import java.time.Duration;
+
 import javax.sql.DataSource;
 
 import io.outboxrelay.replay.AuditTrail;
@@ -24,8 +26,12 @@ public final class ConsoleBeans {
     private ConsoleBeans() {
     }
 
+    /**
+     * @param summaryInterval how old a summary may be before a request has it computed again (the backlog gauges'
+     *                        outbox.metrics.refresh-ms)
+     */
     public static void bind(CamelContext context, ConsoleSettings settings, DataSource dataSource, TableName table,
-            boolean failedBlocksKey) {
+            boolean failedBlocksKey, Duration summaryInterval) {
         if (!settings.enabled()) {
             return;
         }
@@ -36,7 +42,9 @@ public final class ConsoleBeans {
         OutboxSummary summary = new OutboxSummary(database, failedBlocksKey);
         Registry registry = context.getRegistry();
         registry.bind("consoleAccess", access);
-        registry.bind("consoleSummary", summary);
+        registry.bind("consoleSummary", new SummarySnapshots(summary,
+                context.getExecutorServiceManager().newSingleThreadExecutor(summary, "OutboxConsoleSummary"),
+                summaryInterval));
         registry.bind("consoleEvents", new EventBrowser(database));
         registry.bind("consoleReplay", new ConsoleReplay(database, access, new AuditTrail(table)));
         registry.bind("consolePage", new ConsolePage());

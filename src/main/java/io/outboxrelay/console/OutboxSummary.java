@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -33,42 +34,55 @@ public final class OutboxSummary {
 
     public Map<String, Object> summary() throws SQLException, JsonProcessingException {
         try (Connection connection = database.connect()) {
-            Map<String, Long> held = heldKeys(connection);
-            List<Map<String, Object>> destinations = new ArrayList<>();
-            long pending = 0;
-            long failed = 0;
-            double oldest = 0;
-            try (PreparedStatement ps = database.prepare(connection, "console-destinations");
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    Map<String, Object> destination = new LinkedHashMap<>();
-                    String type = rs.getString("aggregate_type");
-                    destination.put("aggregateType", type);
-                    destination.put("pending", rs.getLong("pending"));
-                    destination.put("oldestPendingAgeSeconds", rs.getDouble("oldest_pending_age_seconds"));
-                    destination.put("failed", rs.getLong("failed"));
-                    destination.put("heldKeys", held.getOrDefault(type, 0L));
-                    destinations.add(destination);
-                    pending += rs.getLong("pending");
-                    failed += rs.getLong("failed");
-                    oldest = Math.max(oldest, rs.getDouble("oldest_pending_age_seconds"));
-                }
+            // one snapshot for all the figures; no parallel workers: a summary must not take the cores from a drain
+            connection.setAutoCommit(false);
+            try (Statement serial = connection.createStatement()) {
+                serial.execute("SET LOCAL max_parallel_workers_per_gather = 0");
             }
-            Map<String, Object> summary = new LinkedHashMap<>();
-            summary.put("pending", pending);
-            summary.put("oldestPendingAgeSeconds", oldest);
-            summary.put("failed", failed);
-            summary.put("heldKeys", held.values().stream().mapToLong(Long::longValue).sum());
-            try (PreparedStatement ps = database.prepare(connection, "console-activity");
-                    ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                summary.put("publishedLastMinute", rs.getLong("published_last_minute"));
-                summary.put("destinations", destinations);
-                summary.put("partitions", JSON.readValue(rs.getString("partitions"), List.class));
+            try {
+                return summary(connection);
+            } finally {
+                connection.rollback();
             }
-            summary.put("instances", instances(connection));
-            return summary;
         }
+    }
+
+    private Map<String, Object> summary(Connection connection) throws SQLException, JsonProcessingException {
+        Map<String, Long> held = heldKeys(connection);
+        List<Map<String, Object>> destinations = new ArrayList<>();
+        long pending = 0;
+        long failed = 0;
+        double oldest = 0;
+        try (PreparedStatement ps = database.prepare(connection, "console-destinations");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                Map<String, Object> destination = new LinkedHashMap<>();
+                String type = rs.getString("aggregate_type");
+                destination.put("aggregateType", type);
+                destination.put("pending", rs.getLong("pending"));
+                destination.put("oldestPendingAgeSeconds", rs.getDouble("oldest_pending_age_seconds"));
+                destination.put("failed", rs.getLong("failed"));
+                destination.put("heldKeys", held.getOrDefault(type, 0L));
+                destinations.add(destination);
+                pending += rs.getLong("pending");
+                failed += rs.getLong("failed");
+                oldest = Math.max(oldest, rs.getDouble("oldest_pending_age_seconds"));
+            }
+        }
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("pending", pending);
+        summary.put("oldestPendingAgeSeconds", oldest);
+        summary.put("failed", failed);
+        summary.put("heldKeys", held.values().stream().mapToLong(Long::longValue).sum());
+        try (PreparedStatement ps = database.prepare(connection, "console-activity");
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            summary.put("publishedLastMinute", rs.getLong("published_last_minute"));
+            summary.put("destinations", destinations);
+            summary.put("partitions", JSON.readValue(rs.getString("partitions"), List.class));
+        }
+        summary.put("instances", instances(connection));
+        return summary;
     }
 
     private Map<String, Long> heldKeys(Connection connection) throws SQLException {
