@@ -42,9 +42,16 @@ public final class ConsoleBeans {
         OutboxSummary summary = new OutboxSummary(database, failedBlocksKey);
         Registry registry = context.getRegistry();
         registry.bind("consoleAccess", access);
-        registry.bind("consoleSummary", new SummarySnapshots(summary,
+        SummarySnapshots snapshots = new SummarySnapshots(summary,
                 context.getExecutorServiceManager().newSingleThreadExecutor(summary, "OutboxConsoleSummary"),
-                summaryInterval));
+                summaryInterval);
+        registry.bind("consoleSummary", snapshots);
+        // the first summary is ready before anyone asks (once the context has started: the schema is migrated)
+        try {
+            context.addStartupListener((started, alreadyStarted) -> snapshots.refreshInBackground());
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot watch the context's start", e);
+        }
         registry.bind("consoleEvents", new EventBrowser(database));
         registry.bind("consoleReplay", new ConsoleReplay(database, access, new AuditTrail(table)));
         registry.bind("consolePage", new ConsolePage());
