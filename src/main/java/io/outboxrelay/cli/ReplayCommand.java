@@ -95,10 +95,11 @@ final class ReplayCommand extends OutboxCommand {
             if (dryRun) {
                 connection.rollback();
             } else {
+                audit.record(connection, who(), "replay", selection(), replayed.size(), "replayed");
                 if (!replayed.isEmpty()) {
+                    // last before the commit: the relays' watch sees the sequence move at once
                     replay.wakeRelays(connection);
                 }
-                audit.record(connection, who(), "replay", selection(), replayed.size(), "replayed");
                 connection.commit();
             }
             report(replayed, settings, out);
