@@ -59,6 +59,11 @@ final class BenchEnvironment {
     }
 
     RelayProcess startRelay(TestDatabase db, Map<String, String> extra) {
+        return startRelay(db, extra, 0);
+    }
+
+    /** The same with its management server on the given port (0: any free one). */
+    RelayProcess startRelay(TestDatabase db, Map<String, String> extra, int managementPort) {
         Map<String, String> env = new HashMap<>(extra);
         // e.g. RELAY_JAVA_OPTIONS=-XX:StartFlightRecording=filename=target/drain.jfr bench/run --only drain
         String relayOptions = System.getenv("RELAY_JAVA_OPTIONS");
@@ -68,7 +73,8 @@ final class BenchEnvironment {
         env.put("OUTBOX_DB_URL", db.url());
         env.put("CAMEL_COMPONENT_KAFKA_BROKERS", kafka.bootstrapServers());
         env.put("OUTBOX_ROUTES_DIR", "target/no-extra-routes");
-        RelayProcess relay = RelayProcess.startJar(env, CLASS_DATA_ARCHIVE, "-Dcamel.management.port=0");
+        RelayProcess relay = RelayProcess.startJar(env, CLASS_DATA_ARCHIVE,
+                "-Dcamel.management.port=" + managementPort);
         relay.awaitOutput("(outbox-relay) started", Duration.ofSeconds(120));
         return relay;
     }

@@ -35,8 +35,9 @@ import io.outboxrelay.support.KafkaBroker;
  * scenario: one retention pass against three at once),
  * --late-commits N (10: one at a time, quiet and beside traffic, besides 50 concurrent) (the latecommit scenario),
  * --outage-trials N (3) and --outage-seconds N (30) (the outage scenario: first publish after Kafka's return),
- * --only drain,steady,... (all but wakeup, latecommit and outage; wakeup = steady, steady_claim_index, idle and
- * idle_claim_index: the relay with outbox.wake-up=sequence and =claim-index).
+ * --only drain,steady,... (all but wakeup, latecommit, outage and console; console = a drain with the operator
+ * console read once a second over 1,000,000 rows, 100,000 FAILED, and the same drain without; wakeup = steady,
+ * steady_claim_index, idle and idle_claim_index: the relay with outbox.wake-up=sequence and =claim-index).
  * PostgreSQL runs with autovacuum on for the benchmarks, as in production; the server's own setting is put back at
  * the end.
  */
@@ -94,6 +95,12 @@ public final class Benchmarks {
                 }
                 if (only.contains("schemas")) {
                     for (Map<String, Object> drain : scenarios.drainSchemas(events, run % 2 == 0)) {
+                        record(results, run, drain);
+                    }
+                }
+                if (only.contains("console")) {
+                    for (Map<String, Object> drain : new ConsoleLoad(environment, scenarios).run(events,
+                            run % 2 == 1)) {
                         record(results, run, drain);
                     }
                 }
@@ -266,6 +273,12 @@ public final class Benchmarks {
                 md.append(String.format("Run %s: drain with event schemas %,d events/s = %.0f%% of the drain without "
                         + "(%,d/s; target ≥ 85%%).%n%n", run.getKey(), r.get("drain_schemas_on"),
                         100.0 * r.get("drain_schemas_on") / r.get("drain_schemas_off"), r.get("drain_schemas_off")));
+            }
+            if (r.containsKey("drain_console_on") && r.containsKey("drain_console_off")) {
+                md.append(String.format("Run %s: drain with the console read once a second %,d events/s = %.0f%% of "
+                        + "the drain with nobody looking (%,d/s; target ≥ 95%%).%n%n", run.getKey(),
+                        r.get("drain_console_on"), 100.0 * r.get("drain_console_on") / r.get("drain_console_off"),
+                        r.get("drain_console_off")));
             }
             if (r.containsKey("drain_tracing_on") && r.containsKey("drain_tracing_off")) {
                 md.append(String.format("Run %s: drain with tracing on %,d events/s = %.0f%% of the drain with tracing "

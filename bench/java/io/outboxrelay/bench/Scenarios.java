@@ -31,7 +31,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 final class Scenarios {
 
     /** Events each drain relay sends before the measured drain. */
-    private static final int DRAIN_WARMUP = 200_000;
+    static final int DRAIN_WARMUP = 200_000;
 
     static final int HOT_KEYS = 10;
 
@@ -119,8 +119,25 @@ final class Scenarios {
 
     private Map<String, Object> drain(String scenario, int events, int keys,
             java.util.function.BiFunction<TestDatabase, String[], RelayProcess> launcher) throws Exception {
+        return drain(scenario, events, keys, (db, types) -> { }, launcher, relay -> null);
+    }
+
+    /** Something that runs beside a timed drain (started when the drain starts) and reports figures of its own. */
+    interface DrainCompanion {
+        Map<String, Object> stop() throws Exception;
+    }
+
+    /**
+     * The drain, with rows inserted before the warm-up (backdrop) and a companion running beside the timed part
+     * (null: none).
+     */
+    Map<String, Object> drain(String scenario, int events, int keys,
+            java.util.function.BiConsumer<TestDatabase, String[]> backdrop,
+            java.util.function.BiFunction<TestDatabase, String[], RelayProcess> launcher,
+            java.util.function.Function<RelayProcess, DrainCompanion> beside) throws Exception {
         try (TestDatabase db = env.databaseWithSchema()) {
             String[] types = env.createTopics(scenario.replace("_", "") + suffix());
+            backdrop.accept(db, types);
             // a relay runs for days: it first drains a warm-up backlog (JIT, connections, producers), untimed
             BenchEnvironment.insertEvents(db, types, DRAIN_WARMUP, keys);
             RelayProcess relay = launcher.apply(db, types);
@@ -128,6 +145,7 @@ final class Scenarios {
                 awaitDrained(db, types, DRAIN_WARMUP);
                 // timed from the insert's commit, when the relay can see the events (not analysed: it is running)
                 BenchEnvironment.insertEventsUnanalysed(db, types, events, keys);
+                DrainCompanion companion = beside.apply(relay);
                 double cpuStart = BenchEnvironment.cpuSeconds(relay.pid());
                 Map<Long, Double> postgresStart = BenchEnvironment.postgresCpuSeconds();
                 long start = System.nanoTime();
@@ -143,6 +161,9 @@ final class Scenarios {
                 double cpu = BenchEnvironment.cpuSeconds(relay.pid()) - cpuStart;
                 double postgresCpu = BenchEnvironment.postgresCpuSince(postgresStart);
                 Map<String, Object> r = result(scenario);
+                if (companion != null) {
+                    r.putAll(companion.stop());
+                }
                 r.put("events", events);
                 r.put("keys", keys);
                 r.put("seconds", round(seconds));

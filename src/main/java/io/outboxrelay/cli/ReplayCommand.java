@@ -1,14 +1,12 @@
 package io.outboxrelay.cli;
 
 import java.io.PrintWriter;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +14,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
+import io.outboxrelay.replay.AuditTrail;
+import io.outboxrelay.replay.FailedEventsReplay;
 import io.outboxrelay.settings.OperatorSettings;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -31,7 +31,8 @@ import picocli.CommandLine.TypeConversionException;
  * <p>Rows named by id are all replayed or none is: if one of them is not a FAILED row (no such row, or PENDING,
  * or PUBLISHED) the transaction is rolled back, each such id is reported with its status, and the exit code is 3. A
  * key or --all replays the FAILED rows it matches, possibly none (exit 0). --dry-run runs the same statement and rolls
- * it back: it shows exactly what would be replayed and changes nothing.
+ * it back: it shows exactly what would be replayed and changes nothing. Each replay and each refused one (not a dry
+ * run) is an entry of the audit trail ({@code <table>_audit}, the OS user as who), as the console's are.
  */
 @Command(name = "replay", description = {"Makes FAILED rows PENDING again (attempts 0, due now) in one transaction and "
         + "wakes the running relays. Never touches PENDING or PUBLISHED rows: if an --id is not a FAILED row, nothing "
@@ -72,24 +73,32 @@ final class ReplayCommand extends OutboxCommand {
     @Override
     int run(Connection connection, OperatorSettings settings, PrintWriter out, PrintWriter err) throws SQLException {
         connection.setAutoCommit(false);
+        FailedEventsReplay replay = new FailedEventsReplay(settings.table());
+        AuditTrail audit = new AuditTrail(settings.table());
         try {
-            List<Replayed> replayed = replay(connection, settings);
+            Optional<EventKey> key = key();
+            List<FailedEventsReplay.Replayed> replayed = replay.replay(connection, selector.ids,
+                    key.map(EventKey::aggregateType).orElse(null), key.map(EventKey::aggregateId).orElse(null));
             Set<UUID> refused = new LinkedHashSet<>(selector.ids);
             replayed.forEach(row -> refused.remove(row.id()));
             if (!refused.isEmpty()) {
                 connection.rollback();
-                reportRefused(refused, statuses(connection, settings, refused), settings, err);
+                Map<UUID, String> statuses = statuses(connection, settings, refused);
+                if (!dryRun) {
+                    audit.record(connection, who(), "replay", selection(), 0,
+                            "refused: " + refused.size() + " of " + selector.ids.size() + " ids not FAILED");
+                    connection.commit();
+                }
+                reportRefused(refused, statuses, settings, err);
                 return OperatorCommands.EXIT_REPLAY_REFUSED;
             }
-            if (dryRun || replayed.isEmpty()) {
+            if (dryRun) {
                 connection.rollback();
             } else {
-                String wakeRelays = OutboxDatabase.sql("cli-wake-relays", settings);
-                try (PreparedStatement wake = connection.prepareStatement(wakeRelays)) {
-                    // the outbox whose sequence the relays watch, and the channel named after it
-                    wake.setString(1, settings.table().qualified());
-                    wake.setString(2, settings.table().qualified());
-                    wake.executeQuery().close();
+                audit.record(connection, who(), "replay", selection(), replayed.size(), "replayed");
+                if (!replayed.isEmpty()) {
+                    // last before the commit: the relays' watch sees the sequence move at once
+                    replay.wakeRelays(connection);
                 }
                 connection.commit();
             }
@@ -105,28 +114,25 @@ final class ReplayCommand extends OutboxCommand {
         }
     }
 
-    private List<Replayed> replay(Connection connection, OperatorSettings settings) throws SQLException {
-        List<Replayed> replayed = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(OutboxDatabase.sql("cli-replay", settings))) {
-            // the selector: ids, or one key, or neither (--all)
-            Array byId = selector.ids.isEmpty() ? null : connection.createArrayOf("uuid", selector.ids.toArray());
-            Optional<EventKey> key = key();
-            ps.setArray(1, byId);
-            ps.setArray(2, byId);
-            String aggregateType = key.map(EventKey::aggregateType).orElse(null);
-            ps.setString(3, aggregateType);
-            ps.setString(4, aggregateType);
-            ps.setString(5, key.map(EventKey::aggregateId).orElse(null));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    replayed.add(new Replayed(rs.getObject("id", UUID.class), rs.getLong("seq"),
-                            rs.getString("aggregate_type") + "/" + rs.getString("aggregate_id"),
-                            rs.getString("event_type")));
-                }
-            }
+    /** Who replays, for the audit trail: the OS user running the command. */
+    private static String who() {
+        return System.getProperty("user.name", "unknown");
+    }
+
+    /** What was asked for, for the audit trail. */
+    private String selection() {
+        Map<String, Object> selection = new LinkedHashMap<>();
+        if (!selector.ids.isEmpty()) {
+            selection.put("ids", selector.ids.stream().map(UUID::toString).toList());
         }
-        replayed.sort(Comparator.comparingLong(Replayed::seq));
-        return replayed;
+        key().ifPresent(k -> {
+            selection.put("aggregateType", k.aggregateType());
+            selection.put("aggregateId", k.aggregateId());
+        });
+        if (selection.isEmpty()) {
+            selection.put("all", true);
+        }
+        return Json.write(selection);
     }
 
     private static Map<UUID, String> statuses(Connection connection, OperatorSettings settings, Set<UUID> ids)
@@ -162,7 +168,7 @@ final class ReplayCommand extends OutboxCommand {
         table.printBody(err, "  ");
     }
 
-    private void report(List<Replayed> replayed, OperatorSettings settings, PrintWriter out) {
+    private void report(List<FailedEventsReplay.Replayed> replayed, OperatorSettings settings, PrintWriter out) {
         String scope = settings.table().qualified() + key().map(k -> " for key " + k).orElse("");
         if (replayed.isEmpty()) {
             out.println("No FAILED rows in " + scope + ": nothing to replay.");
@@ -174,7 +180,8 @@ final class ReplayCommand extends OutboxCommand {
                 : "Replayed " + rows + " of " + scope
                         + ": PENDING again, attempts 0, due now; running relays were notified.");
         TextTable table = new TextTable("ID", "KEY", "EVENT_TYPE");
-        replayed.stream().limit(LISTED).forEach(row -> table.add(row.id(), row.key(), row.eventType()));
+        replayed.stream().limit(LISTED)
+                .forEach(row -> table.add(row.id(), row.aggregateType() + "/" + row.aggregateId(), row.eventType()));
         table.print(out, "  ");
         if (replayed.size() > LISTED) {
             out.println("  ... and " + (replayed.size() - LISTED) + " more");
@@ -183,8 +190,5 @@ final class ReplayCommand extends OutboxCommand {
 
     private Optional<EventKey> key() {
         return Optional.ofNullable(selector.key).map(EventKey.Options::key);
-    }
-
-    private record Replayed(UUID id, long seq, String key, String eventType) {
     }
 }

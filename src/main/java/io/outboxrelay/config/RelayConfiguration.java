@@ -12,6 +12,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.outboxrelay.claim.ClaimBeans;
 import io.outboxrelay.claim.PartitionGrants;
+import io.outboxrelay.console.ConsoleBeans;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEventRows;
 import io.outboxrelay.failure.FailureBeans;
@@ -25,6 +26,7 @@ import io.outboxrelay.publish.CloudEventsMapper;
 import io.outboxrelay.publish.KafkaAdmin;
 import io.outboxrelay.publish.PublishBeans;
 import io.outboxrelay.schema.SchemaMigration;
+import io.outboxrelay.settings.ConsoleSettings;
 import io.outboxrelay.settings.InboxSettings;
 import io.outboxrelay.settings.RelaySettings;
 import io.outboxrelay.sql.OutboxSql;
@@ -104,6 +106,11 @@ public class RelayConfiguration implements CamelConfiguration {
 
         // the inbox (routes/inbox.camel.yaml): its table and its transaction
         InboxBeans.bind(context, dataSource, inboxSettings);
+
+        // the operator console (routes/console.camel.yaml), when its users are configured
+        ConsoleBeans.bind(context, ConsoleSettings.read(context.getPropertiesComponent()::resolveProperty),
+                dataSource, settings.table(), settings.failedBlocksKey(),
+                java.time.Duration.ofMillis(settings.metricsRefreshMs()));
     }
 
     /** A wake-up of the claim routes (direct:outbox-wake or direct:outbox-look), once the routes run. */

@@ -30,7 +30,7 @@ public class SchemaMigration extends ServiceSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchemaMigration.class);
     /** The highest V&lt;n&gt;__ migration in db/migration (SchemaMigrationTest checks it). */
-    static final int LATEST_VERSION = 11;
+    static final int LATEST_VERSION = 13;
 
     private final DataSource dataSource;
     private final TableName table;

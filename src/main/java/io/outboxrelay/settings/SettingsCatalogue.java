@@ -95,6 +95,10 @@ public final class SettingsCatalogue {
             3_600_000, "how often the backlog gauges are read");
     public static final Setting HEALTH_PROBE_INTERVAL_MS = Setting.integer("outbox.health.probe-interval-ms", "5000",
             100, 600_000, "how often readiness probes the database and the broker");
+    public static final Setting CONSOLE_VIEWERS = Setting.of("outbox.console.viewers", OPTIONAL_TEXT, "",
+            "htpasswd file (bcrypt) of the console's viewers; empty, with no operators: console off");
+    public static final Setting CONSOLE_OPERATORS = Setting.of("outbox.console.operators", OPTIONAL_TEXT, "",
+            "htpasswd file (bcrypt) of the console's operators, who may also replay");
     public static final Setting INBOX_TABLE = Setting.of("inbox.table", TEXT, "inbox",
             "inbox table, optionally schema-qualified");
     public static final Setting INBOX_MIGRATE = Setting.of("inbox.schema.migrate", BOOLEAN, "true",
@@ -109,7 +113,7 @@ public final class SettingsCatalogue {
             INSTANCE_ID, MAX_ATTEMPTS, MAXIMUM_REDELIVERIES, REDELIVERY_DELAY_MS, REDELIVERY_BACKOFF_MULTIPLIER,
             BACKOFF_INITIAL, BACKOFF_MAX, FAILED_BLOCKS_KEY, SCHEMAS_DIR, RETENTION, RETENTION_INTERVAL_MS,
             RETENTION_BATCH_SIZE, RETENTION_MODE, ARCHIVE_RETENTION, INBOX_TABLE, INBOX_MIGRATE, INBOX_RETENTION,
-            ROUTES_DIR, METRICS_REFRESH_MS, HEALTH_PROBE_INTERVAL_MS);
+            ROUTES_DIR, METRICS_REFRESH_MS, HEALTH_PROBE_INTERVAL_MS, CONSOLE_VIEWERS, CONSOLE_OPERATORS);
 
     private SettingsCatalogue() {
     }

@@ -44,6 +44,8 @@ class PackageLayersTest {
                 .layer("schema").definedBy("io.outboxrelay.schema..")
                 .layer("inbox").definedBy("io.outboxrelay.inbox..")
                 .layer("tracing").definedBy("io.outboxrelay.tracing..")
+                .layer("console").definedBy("io.outboxrelay.console..")
+                .layer("replay").definedBy("io.outboxrelay.replay..")
                 .layer("model").definedBy("io.outboxrelay.event..", "io.outboxrelay.settings..",
                         "io.outboxrelay.sql..")
 
@@ -58,6 +60,8 @@ class PackageLayersTest {
                 .whereLayer("schema").mayOnlyBeAccessedByLayers("composition", "health")
                 .whereLayer("inbox").mayOnlyBeAccessedByLayers("composition")
                 .whereLayer("tracing").mayOnlyBeAccessedByLayers("composition")
+                .whereLayer("console").mayOnlyBeAccessedByLayers("composition")
+                .whereLayer("replay").mayOnlyBeAccessedByLayers("command line", "console")
                 .check(relay);
     }
 }

@@ -41,6 +41,7 @@ class ReplayCommandTest extends OutboxTableTestSupport {
     @BeforeEach
     void rows() {
         db.update("DELETE FROM outbox");
+        db.update("DELETE FROM outbox_audit");
         failedA1 = outbox.insert("order/a", "FAILED");
         failedA2 = outbox.insert("order/a", "FAILED");
         failedB = outbox.insert("order/b", "FAILED");
@@ -62,6 +63,11 @@ class ReplayCommandTest extends OutboxTableTestSupport {
                 + "running relays were notified.\n"), result.out());
         assertTrue(result.out().contains("\n  " + failedA2 + "  order/a  OrderCreated\n"), result.out());
         assertReplayed(before, Set.of(failedA2));
+        // the audit trail the console writes too, the OS user as who
+        List<Map<String, Object>> audit = db.query("SELECT who, action, selection::text AS selection, count, outcome "
+                + "FROM outbox_audit");
+        assertEquals(List.of(Map.of("who", System.getProperty("user.name"), "action", "replay",
+                "selection", "{\"ids\": [\"" + failedA2 + "\"]}", "count", 1, "outcome", "replayed")), audit);
     }
 
     @Test
@@ -122,6 +128,8 @@ class ReplayCommandTest extends OutboxTableTestSupport {
         assertEquals(2, lines.size(), result.err());
         assertEquals(before, outbox.snapshot(), "nothing changed");
         assertEquals(sequence, sequence(outbox), "no relay woken");
+        assertEquals(List.of(Map.of("count", 0, "outcome", "refused: 1 of 2 ids not FAILED")),
+                db.query("SELECT count, outcome FROM outbox_audit"), "the refused replay is audited");
     }
 
     @Test

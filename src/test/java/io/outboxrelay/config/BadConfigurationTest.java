@@ -68,6 +68,7 @@ class BadConfigurationTest {
         "OUTBOX_AMQP_BROKER_URL         | tcp://localhost:5672         | outbox.amqp.broker-url",
         "OUTBOX_AMQP_BROKER_URL         | amqp://guest:guest@rabbit    | outbox.amqp.broker-url",
         "OUTBOX_SCHEMAS_DIR             | no/such/directory            | outbox.schemas-dir",
+        "OUTBOX_CONSOLE_VIEWERS         | no/such/viewers.htpasswd     | outbox.console.viewers",
     })
     void exitsNonZeroNamingTheKey(String variable, String value, String key) {
         Map<String, String> environment = new HashMap<>(Map.of("OUTBOX_DB_URL", db.url()));
@@ -93,17 +94,36 @@ class BadConfigurationTest {
         Path file = schemas.resolve("order").resolve("OrderPlaced.schema.json");
         Files.createDirectories(file.getParent());
         Files.writeString(file, content);
-        Map<String, String> environment = new HashMap<>(Map.of("OUTBOX_DB_URL", db.url(),
-                "OUTBOX_SCHEMAS_DIR", schemas.toString()));
+        String output = refused("OUTBOX_SCHEMAS_DIR", schemas.toString());
+        assertTrue(output.lines().anyMatch(line -> line.startsWith("outbox-relay: invalid setting "
+                + "outbox.schemas-dir='" + schemas + "': schema file " + file + " " + expected)), output);
+    }
+
+    /** The relay's output, after it stopped with exit code 2 and ran nothing against the database. */
+    private static String refused(String variable, String value) {
+        Map<String, String> environment = new HashMap<>(Map.of("OUTBOX_DB_URL", db.url(), variable, value));
+        String output;
         try (RelayProcess relay = RelayProcess.start(environment)) {
             int exit = relay.waitForExit(Duration.ofSeconds(30));
-            String output = relay.output();
+            output = relay.output();
             assertEquals(2, exit, output);
-            assertTrue(output.lines().anyMatch(line -> line.startsWith("outbox-relay: invalid setting "
-                    + "outbox.schemas-dir='" + schemas + "': schema file " + file + " " + expected)), output);
         }
         assertEquals(0, db.count("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"),
                 "nothing was migrated or run against the database");
+        return output;
+    }
+
+    @Test
+    void aConsoleUserFileWithoutBcryptStopsTheRelayWithoutShowingTheHashes(@TempDir Path dir) throws IOException {
+        Path operators = dir.resolve("operators.htpasswd");
+        // htpasswd -nbm (MD5) and -nbs (SHA-1) lines: not bcrypt
+        Files.writeString(operators,
+                "ann:$apr1$Qa3jK1mz$VnwBDn5z0dI7M8cPSGqG/1\nbob:{SHA}W6ph5Mm5Pz8GgiULbPgzG37mj9g=\n");
+        String output = refused("OUTBOX_CONSOLE_OPERATORS", operators.toString());
+        assertTrue(output.lines().anyMatch(line -> line.equals("outbox-relay: invalid setting "
+                + "outbox.console.operators='" + operators + "': line 1 is not name:bcrypt-hash (write entries "
+                + "with htpasswd -nbB name password)")), output);
+        assertTrue(!output.contains("$apr1$") && !output.contains("{SHA}"), output);
     }
 
     @Test

@@ -18,7 +18,10 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** /observe/metrics shows the relay's meters with real values; /observe/health includes the database. */
+/**
+ * /observe/metrics shows the relay's meters with real values; /observe/health includes the database; without console
+ * users /outbox/** is 404.
+ */
 @Tag("services")
 class OperatingEndpointsTest {
 
@@ -67,6 +70,11 @@ class OperatingEndpointsTest {
                 }
                 assertTrue(databaseUp, health.toString());
                 assertTrue(get(base + "/observe/health/ready").contains("database"));
+                // no console users configured: the console is not served at all
+                for (String path : new String[] {"/outbox/", "/outbox/api/summary", "/outbox/api/openapi.json"}) {
+                    assertEquals(404, http.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode(), path);
+                }
             }
         }
     }

@@ -190,7 +190,7 @@ public final class KafkaBroker implements AutoCloseable {
         return bytes;
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
