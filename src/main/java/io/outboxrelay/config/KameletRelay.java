@@ -116,10 +116,10 @@ public class KameletRelay implements CamelContextAware {
         Map<String, String> settings = settings();
         LOG.info("Installing the relay's routes for the Kamelet (table {})", settings.get("outbox.table"));
         PropertiesComponent properties = context.getPropertiesComponent();
-        // the relay's defaults (its application.properties), then the Kamelet's parameters over them
+        // the relay's defaults (the settings catalogue's), then the Kamelet's parameters over them
         defaults().forEach((key, value) -> {
-            if (properties.resolveProperty((String) key).isEmpty()) {
-                properties.addOverrideProperty((String) key, (String) value);
+            if (properties.resolveProperty(key).isEmpty()) {
+                properties.addOverrideProperty(key, value);
             }
         });
         settings.forEach(properties::addOverrideProperty);
@@ -132,18 +132,23 @@ public class KameletRelay implements CamelContextAware {
         PluginHelper.getRoutesLoader(context).loadRoutes(routes);
     }
 
-    private static Properties defaults() {
-        Properties defaults = new Properties();
+    /**
+     * The relay's defaults for the routes' placeholders: each catalogue setting's default, and the Kafka component's
+     * tuning the jar's application.properties gives (not settings of the relay's own).
+     */
+    private static Map<String, String> defaults() {
+        Map<String, String> defaults = new LinkedHashMap<>();
+        SettingsCatalogue.ALL.forEach(setting -> defaults.put(setting.key(), setting.defaultValue()));
+        Properties shipped = new Properties();
         try (InputStream in = KameletRelay.class.getClassLoader().getResourceAsStream("application.properties")) {
             if (in != null) {
-                defaults.load(in);
+                shipped.load(in);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        defaults.stringPropertyNames().stream().filter(key -> !key.startsWith("outbox.") && !key.startsWith("inbox.")
-                && !key.startsWith("camel.component.kafka."))
-                .toList().forEach(defaults::remove);
+        shipped.stringPropertyNames().stream().filter(key -> key.startsWith("camel.component.kafka."))
+                .forEach(key -> defaults.putIfAbsent(key, shipped.getProperty(key)));
         return defaults;
     }
 }

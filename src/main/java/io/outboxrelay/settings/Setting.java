@@ -1,12 +1,14 @@
 package io.outboxrelay.settings;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * One setting of the relay, as {@link SettingsCatalogue} defines it once: its key, type, default, range or choices,
  * what it does, and the outbox Kamelet's parameter that sets it (if any). application.properties, docs/settings.md and
- * the Kamelet are checked against it (config.SettingsDefinedOnceTest); {@link RelaySettings} reads through it.
+ * the Kamelet are checked against it (config.SettingsDefinedOnceTest); {@link RelaySettings} reads through it, and a
+ * setting no source gives has its default ({@link SettingsReader}).
  *
  * @param defaultValue the value application.properties gives ("" for none)
  * @param min          the smallest allowed (integers and decimals)
@@ -33,8 +35,20 @@ public record Setting(String key, Type type, String defaultValue, double min, do
         return new Setting(key, Type.INTEGER, defaultValue, min, max, List.of(), description, null);
     }
 
-    static Setting choice(String key, String defaultValue, List<String> choices, String description) {
-        return new Setting(key, Type.CHOICE, defaultValue, 0, 0, choices, description, null);
+    /** A choice among an enum's constants, each written in lower case with '-' for '_' (CLAIM_INDEX: claim-index). */
+    static Setting choice(String key, Enum<?> defaultValue, String description) {
+        List<String> words = Arrays.stream(defaultValue.getDeclaringClass().getEnumConstants())
+                .map(Setting::wordOf).toList();
+        return new Setting(key, Type.CHOICE, wordOf(defaultValue), 0, 0, words, description, null);
+    }
+
+    /** The enum constant a word of a choice names. */
+    <E extends Enum<E>> E constantOf(String word, Class<E> type) {
+        return Enum.valueOf(type, word.toUpperCase(Locale.ROOT).replace('-', '_'));
+    }
+
+    private static String wordOf(Enum<?> constant) {
+        return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** The same setting, set by the outbox Kamelet's parameter of this name. */

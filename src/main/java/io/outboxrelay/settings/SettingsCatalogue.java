@@ -53,8 +53,8 @@ public final class SettingsCatalogue {
     public static final Setting LEASE = Setting.of("outbox.lease", DURATION, "PT6S",
             "how long a partition stays with an instance after its last heartbeat (at least 3 heartbeats)")
             .kamelet("leaseSeconds");
-    public static final Setting WAKE_UP = Setting.choice("outbox.wake-up", "sequence",
-            List.of("sequence", "claim-index", "notify"), "how new events are found");
+    public static final Setting WAKE_UP = Setting.choice("outbox.wake-up", RelaySettings.WakeUp.SEQUENCE,
+            "how new events are found");
     public static final Setting WAKE_UP_MIN_INTERVAL_MS = Setting.integer("outbox.wake-up.min-interval-ms", "5", 1,
             1_000, "pause between two looks at the sequence while events arrive");
     public static final Setting WAKE_UP_MAX_INTERVAL_MS = Setting.integer("outbox.wake-up.max-interval-ms", "25", 1,
@@ -85,8 +85,8 @@ public final class SettingsCatalogue {
             1_000, Integer.MAX_VALUE, "how often the janitor runs");
     public static final Setting RETENTION_BATCH_SIZE = Setting.integer("outbox.retention.batch-size", "5000", 1,
             1_000_000, "rows per janitor statement");
-    public static final Setting RETENTION_MODE = Setting.choice("outbox.retention.mode", "delete",
-            List.of("delete", "archive"), "delete old rows, or move them to the archive table");
+    public static final Setting RETENTION_MODE = Setting.choice("outbox.retention.mode",
+            RelaySettings.RetentionMode.DELETE, "delete old rows, or move them to the archive table");
     public static final Setting ARCHIVE_RETENTION = Setting.of("outbox.archive.retention", OPTIONAL_DURATION, "",
             "archived rows older than this are dropped a month at a time; empty: kept");
     public static final Setting ROUTES_DIR = Setting.of("outbox.routes-dir", TEXT, "routes",

@@ -6,47 +6,82 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** Typed, range-checked reads of the catalogue's settings; every failure names its key. */
+/**
+ * Typed, range-checked reads of the catalogue's settings; every failure names its key. A setting no source gives
+ * (application.properties, environment, system properties) has the catalogue's default: the catalogue is the source
+ * of defaults at runtime, wherever the relay runs (the jar, the Kamelet, the operator commands).
+ */
 record SettingsReader(Function<String, Optional<String>> property) {
 
     String optionalText(Setting setting) {
         expect(setting, Setting.Type.OPTIONAL_TEXT, Setting.Type.SECRET);
-        return optionalText(setting.key());
+        return value(setting);
     }
 
     String text(Setting setting) {
         expect(setting, Setting.Type.TEXT);
-        return text(setting.key());
+        return nonEmpty(setting);
     }
 
     int integer(Setting setting) {
         expect(setting, Setting.Type.INTEGER);
-        return integer(setting.key(), (int) setting.min(), (int) setting.max());
+        String value = nonEmpty(setting);
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed >= setting.min() && parsed <= setting.max()) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the expected range
+        }
+        throw new InvalidSettingException(setting.key(), value,
+                "expected an integer from " + (long) setting.min() + " to " + (long) setting.max());
     }
 
     double decimal(Setting setting) {
         expect(setting, Setting.Type.DECIMAL);
-        return decimal(setting.key(), setting.min(), setting.max());
+        String value = nonEmpty(setting);
+        try {
+            double parsed = Double.parseDouble(value);
+            if (parsed >= setting.min() && parsed <= setting.max()) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the expected range
+        }
+        throw new InvalidSettingException(setting.key(), value,
+                "expected a number from " + setting.min() + " to " + setting.max());
     }
 
     boolean bool(Setting setting) {
         expect(setting, Setting.Type.BOOLEAN);
-        return bool(setting.key());
+        String value = nonEmpty(setting);
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        throw new InvalidSettingException(setting.key(), value, "expected true or false");
     }
 
-    String choice(Setting setting) {
+    /** One of the setting's words, exactly, as the constant of its enum ({@link Setting#constantOf}). */
+    <E extends Enum<E>> E choice(Setting setting, Class<E> type) {
         expect(setting, Setting.Type.CHOICE);
-        return choice(setting.key(), setting.choices().toArray(String[]::new));
+        String value = nonEmpty(setting);
+        if (!setting.choices().contains(value)) {
+            throw new InvalidSettingException(setting.key(), value,
+                    "expected one of " + String.join(", ", setting.choices()));
+        }
+        return setting.constantOf(value, type);
     }
 
     Duration duration(Setting setting) {
         expect(setting, Setting.Type.DURATION);
-        return duration(setting.key());
+        return duration(setting, nonEmpty(setting));
     }
 
     Duration optionalDuration(Setting setting) {
         expect(setting, Setting.Type.OPTIONAL_DURATION);
-        return optionalText(setting.key()).isEmpty() ? null : duration(setting.key());
+        String value = value(setting);
+        return value.isEmpty() ? null : duration(setting, value);
     }
 
     private static void expect(Setting setting, Setting.Type... types) {
@@ -55,66 +90,21 @@ record SettingsReader(Function<String, Optional<String>> property) {
         }
     }
 
-    private String optionalText(String key) {
-        return property.apply(key).map(String::trim).orElse("");
+    /** The value given, trimmed, or the catalogue's default when none is. */
+    private String value(Setting setting) {
+        return property.apply(setting.key()).orElse(setting.defaultValue()).trim();
     }
 
-    private String text(String key) {
-        String value = optionalText(key);
+    private String nonEmpty(Setting setting) {
+        String value = value(setting);
         if (value.isEmpty()) {
-            throw new InvalidSettingException(key, value, "must not be empty");
+            throw new InvalidSettingException(setting.key(), value, "must not be empty");
         }
         return value;
     }
 
-    private int integer(String key, int min, int max) {
-        String value = text(key);
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed >= min && parsed <= max) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the expected range
-        }
-        throw new InvalidSettingException(key, value, "expected an integer from " + min + " to " + max);
-    }
-
-    private double decimal(String key, double min, double max) {
-        String value = text(key);
-        try {
-            double parsed = Double.parseDouble(value);
-            if (parsed >= min && parsed <= max) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the expected range
-        }
-        throw new InvalidSettingException(key, value, "expected a number from " + min + " to " + max);
-    }
-
-    private boolean bool(String key) {
-        String value = text(key);
-        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-            return Boolean.parseBoolean(value);
-        }
-        throw new InvalidSettingException(key, value, "expected true or false");
-    }
-
-    /** One of the given words, exactly. */
-    private String choice(String key, String... allowed) {
-        String value = text(key);
-        for (String word : allowed) {
-            if (word.equals(value)) {
-                return value;
-            }
-        }
-        throw new InvalidSettingException(key, value, "expected one of " + String.join(", ", allowed));
-    }
-
     /** ISO-8601 durations; PostgreSQL reads the same text as an interval, so the SQL can use it as is. */
-    private Duration duration(String key) {
-        String value = text(key);
+    private static Duration duration(Setting setting, String value) {
         try {
             Duration parsed = Duration.parse(value);
             if (!parsed.isNegative() && !parsed.isZero()) {
@@ -123,6 +113,7 @@ record SettingsReader(Function<String, Optional<String>> property) {
         } catch (DateTimeParseException e) {
             // reported below with an example
         }
-        throw new InvalidSettingException(key, value, "expected a positive ISO-8601 duration such as PT30S or P7D");
+        throw new InvalidSettingException(setting.key(), value,
+                "expected a positive ISO-8601 duration such as PT30S or P7D");
     }
 }

@@ -105,7 +105,10 @@ class CamelKManifestsTest {
             sources.add(source.path("contentKey").asText());
         }
         try (Stream<Path> routes = Files.list(IntegrationSources.ROUTES)) {
-            assertEquals(routes.map(r -> r.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new)),
+            // the operator console's routes are loaded only where the console has users (config.UserRoutes): not in
+            // the Integration, whose console would otherwise be served to whoever reaches its management port
+            assertEquals(routes.map(r -> r.getFileName().toString()).filter(r -> !r.equals("console.camel.yaml"))
+                    .collect(Collectors.toCollection(TreeSet::new)),
                     sources, "the Integration's sources are the bundle's routes");
         }
 

@@ -215,14 +215,46 @@ class RelaySettingsTest {
             "outbox.jms.broker-url", "camel.component.kafka.brokers", "outbox.routes-dir", "outbox.batch-size",
             "outbox.lease", "outbox.failed-blocks-key", "outbox.wake-up", "outbox.wake-up.min-interval-ms",
             "outbox.wake-up.max-interval-ms"})
-    void aMissingOrBlankValueIsRefusedNamingItsKey(String key) {
-        for (String blank : new String[] {null, "", "   "}) {
+    void aBlankValueIsRefusedNamingItsKey(String key) {
+        for (String blank : new String[] {"", "   "}) {
             Map<String, String> overrides = new HashMap<>();
             overrides.put(key, blank);
             InvalidSettingException e = assertThrows(InvalidSettingException.class, () -> read(overrides));
             assertEquals(key, e.key());
             assertTrue(e.getMessage().contains("must not be empty"), e.getMessage());
         }
+    }
+
+    /** The catalogue is the source of defaults: a relay given no configuration at all reads the shipped defaults. */
+    @Test
+    void aSettingNoSourceGivesHasTheCataloguesDefault() {
+        RelaySettings bare = RelaySettings.read(key -> Optional.empty(), COMPONENTS::contains);
+        RelaySettings shipped = read(Map.of());
+        assertEquals(shipped.dbUrl(), bare.dbUrl());
+        assertEquals(shipped.endpoint(), bare.endpoint());
+        assertEquals(shipped.batchSize(), bare.batchSize());
+        assertEquals(shipped.lease(), bare.lease());
+        assertEquals(RelaySettings.WakeUp.SEQUENCE, bare.wakeUp());
+        assertEquals(RelaySettings.RetentionMode.DELETE, bare.retentionMode());
+        assertEquals(shipped.redeliveryBackoffMultiplier(), bare.redeliveryBackoffMultiplier());
+    }
+
+    @Test
+    void aChoiceIsReadAsItsEnumConstant() {
+        assertEquals(RelaySettings.WakeUp.CLAIM_INDEX, read(Map.of("outbox.wake-up", "claim-index")).wakeUp());
+        assertEquals(RelaySettings.WakeUp.NOTIFY, read(Map.of("outbox.wake-up", "notify")).wakeUp());
+        assertEquals(RelaySettings.RetentionMode.ARCHIVE, read(Map.of("outbox.retention.mode", "archive"))
+                .retentionMode());
+    }
+
+    @Test
+    void thePoolHasRoomForEveryClaimBesidesTheWatchTheHeartbeatAndTheJanitors() {
+        InvalidSettingException e = assertThrows(InvalidSettingException.class,
+                () -> read(Map.of("outbox.db.pool-size", "8", "outbox.concurrent-claims", "6")));
+        assertEquals("outbox.db.pool-size", e.key());
+        assertTrue(e.getMessage().contains("more than outbox.concurrent-claims + 2 (8)"), e.getMessage());
+        assertEquals(9, read(Map.of("outbox.db.pool-size", "9", "outbox.concurrent-claims", "6")).dbPoolSize(),
+                "one more is enough");
     }
 
     @Test
