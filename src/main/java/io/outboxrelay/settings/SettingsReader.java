@@ -5,6 +5,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Typed, range-checked reads of the catalogue's settings; every failure names its key. A setting no source gives
@@ -25,32 +26,13 @@ record SettingsReader(Function<String, Optional<String>> property) {
 
     int integer(Setting setting) {
         expect(setting, Setting.Type.INTEGER);
-        String value = nonEmpty(setting);
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed >= setting.min() && parsed <= setting.max()) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the expected range
-        }
-        throw new InvalidSettingException(setting.key(), value,
-                "expected an integer from " + (long) setting.min() + " to " + (long) setting.max());
+        return (int) inRange(setting, Integer::parseInt,
+                "an integer from " + (long) setting.min() + " to " + (long) setting.max());
     }
 
     double decimal(Setting setting) {
         expect(setting, Setting.Type.DECIMAL);
-        String value = nonEmpty(setting);
-        try {
-            double parsed = Double.parseDouble(value);
-            if (parsed >= setting.min() && parsed <= setting.max()) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the expected range
-        }
-        throw new InvalidSettingException(setting.key(), value,
-                "expected a number from " + setting.min() + " to " + setting.max());
+        return inRange(setting, Double::parseDouble, "a number from " + setting.min() + " to " + setting.max());
     }
 
     boolean bool(Setting setting) {
@@ -101,6 +83,20 @@ record SettingsReader(Function<String, Optional<String>> property) {
             throw new InvalidSettingException(setting.key(), value, "must not be empty");
         }
         return value;
+    }
+
+    /** A number the parser reads and the setting's range holds, else a refusal saying what was expected. */
+    private double inRange(Setting setting, ToDoubleFunction<String> parser, String expected) {
+        String value = nonEmpty(setting);
+        try {
+            double parsed = parser.applyAsDouble(value);
+            if (parsed >= setting.min() && parsed <= setting.max()) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // refused below with the expected range
+        }
+        throw new InvalidSettingException(setting.key(), value, "expected " + expected);
     }
 
     /** ISO-8601 durations; PostgreSQL reads the same text as an interval, so the SQL can use it as is. */
