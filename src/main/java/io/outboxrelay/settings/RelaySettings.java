@@ -141,7 +141,7 @@ public record RelaySettings(
             throw new InvalidSettingException(STALE_AFTER.key(), staleAfter.toString(),
                     "must be at least 2 x outbox.instance.heartbeat (" + heartbeat + ")");
         }
-        return new RelaySettings(
+        RelaySettings settings = new RelaySettings(
                 dbUrl,
                 r.text(DB_USER),
                 r.optionalText(DB_PASSWORD),
@@ -181,6 +181,8 @@ public record RelaySettings(
                 r.integer(HEALTH_PROBE_INTERVAL_MS),
                 r.text(ROUTES_DIR),
                 schemasDir(r));
+        settings.database().checkSupported(settings);
+        return settings;
     }
 
     /**
@@ -194,9 +196,7 @@ public record RelaySettings(
     /** outbox.db.url, checked the same way for the relay and the operator commands ({@link OperatorSettings}). */
     static String dbUrl(SettingsReader r) {
         String dbUrl = r.text(DB_URL);
-        if (!dbUrl.startsWith("jdbc:postgresql:")) {
-            throw new InvalidSettingException(DB_URL.key(), dbUrl, "expected a jdbc:postgresql: URL");
-        }
+        Database.of(DB_URL.key(), dbUrl);
         return dbUrl;
     }
 
@@ -244,6 +244,11 @@ public record RelaySettings(
         } catch (Exception e) {
             return "relay";
         }
+    }
+
+    /** The database outbox.db.url names (checked when read). */
+    public Database database() {
+        return Database.of(DB_URL.key(), dbUrl);
     }
 
     // Durations as the SQL statements bind them (PostgreSQL reads ISO-8601 as an interval)

@@ -53,6 +53,7 @@ class BadConfigurationTest {
         "OUTBOX_ARCHIVE_RETENTION       | 30 days                      | outbox.archive.retention",
         "OUTBOX_FAILED_BLOCKS_KEY       | maybe                        | outbox.failed-blocks-key",
         "OUTBOX_DB_URL                  | jdbc:mysql://localhost/x     | outbox.db.url",
+        "OUTBOX_DB_URL                  | jdbc:sqlserver://localhost   | outbox.db.url",
         "OUTBOX_REDELIVERY_DELAY_MS     | 1e3                          | outbox.redelivery.delay-ms",
         "OUTBOX_PARTITIONS              | 0                            | outbox.partitions",
         "OUTBOX_LEASE                   | PT5S                         | outbox.lease",
