@@ -38,12 +38,10 @@ public final class OutboxSql {
         bind(context, Database.POSTGRESQL);
     }
 
-    /** Binds the statements of the given database that it has (MariaDB's lack some, README "MariaDB"). */
+    /** Binds the statements of the given database. */
     public static void bind(CamelContext context, Database database) {
         for (String name : STATEMENTS) {
-            if (exists(database, name)) {
-                context.getRegistry().bind("sql." + name, resolved(context, database, name));
-            }
+            context.getRegistry().bind("sql." + name, resolved(context, database, name));
         }
     }
 
@@ -105,10 +103,6 @@ public final class OutboxSql {
 
     private static String resource(Database database, String name) {
         return "sql/" + database.dialect() + "/" + name + ".sql";
-    }
-
-    private static boolean exists(Database database, String name) {
-        return OutboxSql.class.getClassLoader().getResource(resource(database, name)) != null;
     }
 
     private static String read(Database database, String name) {

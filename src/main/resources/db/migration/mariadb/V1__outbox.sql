@@ -16,13 +16,13 @@ CREATE TABLE ${table} (
     payload          json         NOT NULL,
     headers          json         NULL,
     created_at       timestamp(6) NOT NULL DEFAULT current_timestamp(6),
-    status           varchar(9)   CHARACTER SET ascii NOT NULL DEFAULT 'PENDING'
-                     CONSTRAINT ${table_name}_status_check CHECK (status IN ('PENDING', 'PUBLISHED', 'FAILED')),
+    status           varchar(9)   CHARACTER SET ascii NOT NULL DEFAULT 'PENDING',
     attempts         int          NOT NULL DEFAULT 0,
     last_error       text         NULL,
     next_attempt_at  timestamp(6) NOT NULL DEFAULT current_timestamp(6),
     published_at     timestamp(6) NULL,
     partition_number int AS (mod(crc32(concat(aggregate_type, '/', aggregate_id)), ${partitions})) PERSISTENT,
+    CONSTRAINT ${table_name}_status_check CHECK (status IN ('PENDING', 'PUBLISHED', 'FAILED')),
     INDEX ${table_name}_claim_idx (partition_number, status, seq),
     INDEX ${table_name}_published_at_idx (status, published_at)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_nopad_bin;
@@ -81,9 +81,9 @@ DELIMITER $$
 -- The relay's durations are ISO-8601 text (java.time.Duration: PT1S, PT0.5S, PT168H); MariaDB has no interval type.
 CREATE FUNCTION ${table}_micros(iso varchar(64)) RETURNS bigint DETERMINISTIC
 RETURN ROUND(1000000 * (
-      3600 * CAST(COALESCE(REGEXP_SUBSTR(REGEXP_SUBSTR(iso, '[0-9.]+H'), '[0-9.]+'), '') AS decimal(30, 9))
-    + 60 * CAST(COALESCE(REGEXP_SUBSTR(REGEXP_SUBSTR(iso, '[0-9.]+M'), '[0-9.]+'), '') AS decimal(30, 9))
-    + CAST(COALESCE(REGEXP_SUBSTR(REGEXP_SUBSTR(iso, '[0-9.]+S'), '[0-9.]+'), '') AS decimal(30, 9))))$$
+      3600 * COALESCE(CAST(NULLIF(REGEXP_SUBSTR(REGEXP_SUBSTR(iso, '[0-9.]+H'), '[0-9.]+'), '') AS decimal(30, 9)), 0)
+    + 60 * COALESCE(CAST(NULLIF(REGEXP_SUBSTR(REGEXP_SUBSTR(iso, '[0-9.]+M'), '[0-9.]+'), '') AS decimal(30, 9)), 0)
+    + COALESCE(CAST(NULLIF(REGEXP_SUBSTR(REGEXP_SUBSTR(iso, '[0-9.]+S'), '[0-9.]+'), '') AS decimal(30, 9)), 0)))$$
 
 -- The claim (sql/mariadb/claim.sql; what sql/postgresql/claim.sql does with LATERAL): for each granted partition this
 -- instance owns under a live lease, its next PENDING, due events not in flight and not held back by an earlier event
