@@ -183,13 +183,16 @@ BEGIN
         partition_number int PRIMARY KEY, taken boolean NOT NULL, giving_up boolean NOT NULL,
         given_up boolean NOT NULL);
     DELETE FROM ${table_name}_heartbeat_plan;
+    -- before the transaction, holding no lock: the scan of the instances may wait for another instance's heartbeat,
+    -- which never waits for this one's (two instances each holding their own row and scanning for the other's
+    -- would deadlock)
+    DELETE FROM ${table}_instances
+     WHERE heartbeat_at < now(6) - INTERVAL 10 * ${table}_micros(stale_after) MICROSECOND
+       AND instance_id <> me;
     START TRANSACTION;
     INSERT INTO ${table}_instances (instance_id, heartbeat_at, in_flight)
     VALUES (me, now(6), in_flight)
     ON DUPLICATE KEY UPDATE heartbeat_at = now(6), in_flight = VALUES(in_flight);
-    DELETE FROM ${table}_instances
-     WHERE heartbeat_at < now(6) - INTERVAL 10 * ${table}_micros(stale_after) MICROSECOND
-       AND instance_id <> me;
     SELECT count(*), coalesce(sum(instance_id < me), 0)
       INTO instances, rank_of_me
       FROM ${table}_instances
@@ -213,8 +216,10 @@ BEGIN
      ORDER BY partition_number
      LIMIT wanted
        FOR UPDATE SKIP LOCKED;
-    UPDATE ${table}_partitions p
-      JOIN ${table_name}_heartbeat_plan x ON x.partition_number = p.partition_number
+    -- the plan's partitions only, each by primary key (STRAIGHT_JOIN): a scan of the partitions would wait for the
+    -- rows another instance's heartbeat holds
+    UPDATE ${table_name}_heartbeat_plan x
+           STRAIGHT_JOIN ${table}_partitions p ON p.partition_number = x.partition_number
        SET p.owner_since = CASE WHEN x.taken THEN now(6) WHEN x.given_up THEN NULL ELSE p.owner_since END,
            p.epoch = p.epoch + IF(x.taken OR x.given_up, 1, 0),
            p.lease_until = IF(x.given_up, NULL, now(6) + INTERVAL ${table}_micros(lease) MICROSECOND),
