@@ -14,10 +14,12 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
+import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (contract §2, "The same table on MariaDB"), with the writer's own statement and a real broker: keys that differ only
  * in case or trailing spaces stay different keys; the payload is published byte for byte; ids the writer gives
  * (version 4) are kept; created_at keeps its microseconds; and the relay's sessions read committed, so a claim's
- * locking read does not hold a writer's INSERT back.
+ * locking read does not hold a writer's INSERT back. And the backlog gauges count the table's rows.
  */
 @Tag("services")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -48,8 +50,10 @@ class MariaDbTableTest {
     @BeforeAll
     void start() {
         db = TestDatabase.create(Database.MARIADB);
-        relay = RelayInstance.start(RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
-                SharedKafka.broker().bootstrapServers()));
+        Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
+                SharedKafka.broker().bootstrapServers());
+        settings.put("outbox.metrics.refresh-ms", "200");
+        relay = RelayInstance.start(settings);
     }
 
     @AfterAll
@@ -139,6 +143,29 @@ class MariaDbTableTest {
                     () -> insertWhileAClaimHoldsItsLocks(claim, type, partition));
             assertTrue(blocked.getMessage().contains("Lock wait timeout"), blocked.getMessage());
         }
+    }
+
+    @Test
+    void theBacklogGaugesCountTheTablesPendingRows() {
+        String type = type("gauges");
+        for (int i = 0; i < 2; i++) {
+            // due tomorrow: they stay PENDING
+            db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, next_attempt_at) "
+                    + "VALUES (?, 'k', 'E', '{}', now(6) + INTERVAL 1 DAY)", type);
+        }
+        long pending = db.count("SELECT count(*) FROM outbox WHERE status = 'PENDING'");
+        assertTrue(pending >= 2);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> gauge("outbox.backlog") == pending);
+        assertEquals(0, gauge("outbox.failed"));
+        assertEquals(0, gauge("outbox.keys.held.back"));
+        assertTrue(gauge("outbox.oldest.pending.age") < 24 * 3600, "seconds since the oldest PENDING row was written");
+    }
+
+    private double gauge(String name) {
+        MeterRegistry registry = relay.context().getRegistry()
+                .lookupByNameAndType(MicrometerConstants.METRICS_REGISTRY_NAME, MeterRegistry.class);
+        return registry.find(name).gauge().value();
     }
 
     /** A claim's locking read of the partition's PENDING events, its transaction open while a writer inserts. */
