@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
 import io.outboxrelay.sql.OutboxSql;
 
 /**
- * The relay's own statements (src/main/resources/sql) for plain JDBC: the table name resolved as the relay resolves
- * it, and each camel-sql named parameter replaced by the value the relay binds, as SQL text, for an instance "bench"
- * that owns every partition and claims all of them at once.
+ * The relay's own statements (src/main/resources/sql/postgresql) for plain JDBC: the table name resolved as the
+ * relay resolves it, and each camel-sql named parameter replaced by the value the relay binds, as SQL text, for an
+ * instance "bench" that owns every partition and claims all of them at once.
  */
 final class RelaySql {
 

@@ -5,6 +5,7 @@ import java.util.function.Function;
 
 import javax.sql.DataSource;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.settings.RelaySettings;
 import io.outboxrelay.sql.OutboxSql;
 import org.apache.camel.CamelContext;
@@ -39,16 +40,26 @@ public final class ClaimBeans {
      */
     public static void watch(CamelContext context, RelaySettings settings, DataSource dataSource,
             PartitionGrants grants, Consumer<Object> services, Function<String, Runnable> wake) {
-        LeaveOnStop leave = new LeaveOnStop(dataSource, OutboxSql.resolved(context, "leave"), settings.instanceId(),
-                grants, context.getRegistry().lookupByNameAndType("partitionOwnership", PartitionOwnership.class));
+        LeaveOnStop leave = new LeaveOnStop(dataSource, OutboxSql.resolved(context, settings.database(), "leave"),
+                settings.instanceId(), grants,
+                context.getRegistry().lookupByNameAndType("partitionOwnership", PartitionOwnership.class));
         context.getManagementStrategy().addEventNotifier(leave);
         services.accept(leave);
-        boolean claimIndex = settings.wakeUp() == RelaySettings.WakeUp.CLAIM_INDEX;
         services.accept(settings.wakeUp() == RelaySettings.WakeUp.NOTIFY
                 ? new InsertListener(dataSource, settings.table().qualified(), wake.apply("direct:outbox-wake"))
-                : new NewEventsWatch(dataSource, settings.table(),
-                        NewEventsWatch.Statements.of(claimIndex, name -> OutboxSql.resolved(context, name)),
-                        claimIndex, settings.wakeUpMinIntervalMs(), settings.wakeUpMaxIntervalMs(),
-                        wake.apply("direct:outbox-wake"), wake.apply("direct:outbox-look")));
+                : new NewEventsWatch(dataSource, watchedOutbox(context, settings), settings.wakeUpMinIntervalMs(),
+                        settings.wakeUpMaxIntervalMs(), wake.apply("direct:outbox-wake"),
+                        wake.apply("direct:outbox-look")));
+    }
+
+    private static WatchedOutbox watchedOutbox(CamelContext context, RelaySettings settings) {
+        if (settings.database() == Database.MARIADB) {
+            return new MariadbOutboxWatch(OutboxSql.resolved(context, Database.MARIADB, "watch-sequence"),
+                    OutboxSql.resolved(context, Database.MARIADB, "watch-writers"));
+        }
+        boolean claimIndex = settings.wakeUp() == RelaySettings.WakeUp.CLAIM_INDEX;
+        return new PostgresqlOutboxWatch(settings.table(),
+                PostgresqlOutboxWatch.Statements.of(claimIndex, name -> OutboxSql.resolved(context, name)),
+                claimIndex);
     }
 }

@@ -27,8 +27,10 @@ import io.outboxrelay.publish.KafkaAdmin;
 import io.outboxrelay.publish.PublishBeans;
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.settings.ConsoleSettings;
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.settings.InboxSettings;
 import io.outboxrelay.settings.RelaySettings;
+import io.outboxrelay.sql.JsonArrayParameters;
 import io.outboxrelay.sql.OutboxSql;
 import io.outboxrelay.tracing.TracingBeans;
 import org.apache.camel.CamelConfiguration;
@@ -70,8 +72,8 @@ public class RelayConfiguration implements CamelConfiguration {
         registry.bind("outboxDataSource", dataSource);
         // every sql: endpoint of the routes, and of an inbox handler's steps (which join its transaction), uses it
         context.getComponent("sql", SqlComponent.class).setDataSource(dataSource);
-        SchemaMigration schema = new SchemaMigration(dataSource, settings.table(), settings.partitions(),
-                settings.migrate());
+        SchemaMigration schema = new SchemaMigration(dataSource, settings.database(), settings.dbUrl(),
+                settings.table(), settings.partitions(), settings.migrate());
         registry.bind("schemaMigration", schema);
         // migrates as the context starts when the database is up; otherwise the heartbeat route keeps trying
         addService(context, schema);
@@ -90,7 +92,7 @@ public class RelayConfiguration implements CamelConfiguration {
         HealthBeans.bind(context, settings, brokerProbe, schema, service -> addService(context, service));
 
         RelayMetrics relayMetrics = MetricsBeans.bind(context, meterRegistry(registry));
-        OutboxSql.bind(context);
+        OutboxSql.bind(context, settings.database());
         registry.bind("outboxEventRows", new OutboxEventRows());
 
         // claim: the partitions granted to claims (the heartbeat's state), inserts waking the claims, leaving on stop
@@ -159,6 +161,17 @@ public class RelayConfiguration implements CamelConfiguration {
         config.setInitializationFailTimeout(-1);
         // fail fast while the database is down, so health checks and polls report it instead of hanging
         config.setConnectionTimeout(5_000);
+        if (settings.database() == Database.MARIADB) {
+            // InnoDB's default REPEATABLE READ makes the claim's locking read take next-key locks up to the end of the
+            // pending rows, which block the writers' INSERTs until the claim ends; READ COMMITTED locks the rows
+            // read only. The session in UTC, and the driver reading timestamps in it: created_at is the instant the
+            // writer's session wrote, whatever the relay's or the server's time zone.
+            config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+            config.addDataSourceProperty("connectionTimeZone", "UTC");
+            config.addDataSourceProperty("forceConnectionTimeZoneToSession", "true");
+            // no arrays on MariaDB: its statements read list parameters as JSON text
+            return new JsonArrayParameters(new HikariDataSource(config));
+        }
         // The claim's row estimates are high enough to trigger PostgreSQL's JIT, which then compiles for ~30 ms on
         // every claim that itself takes 40-70 ms; the relay's statements are short OLTP statements that never gain.
         config.addDataSourceProperty("options", "-c jit=off");

@@ -17,8 +17,13 @@ public record OperatorSettings(String dbUrl, String dbUser, String dbPassword, T
     /** @param property resolves a key (application.properties, overridden by environment and system properties) */
     public static OperatorSettings read(Function<String, Optional<String>> property) {
         SettingsReader r = new SettingsReader(property);
+        String dbUrl = RelaySettings.dbUrl(r);
+        if (Database.of(SettingsCatalogue.DB_URL.key(), dbUrl) != Database.POSTGRESQL) {
+            throw new InvalidSettingException(SettingsCatalogue.DB_URL.key(), dbUrl.replaceFirst("\\?.*", ""),
+                    "the operator commands run on PostgreSQL only so far (on MariaDB: the SQL of README \"MariaDB\")");
+        }
         return new OperatorSettings(
-                RelaySettings.dbUrl(r),
+                dbUrl,
                 r.text(SettingsCatalogue.DB_USER),
                 r.optionalText(SettingsCatalogue.DB_PASSWORD),
                 TableName.parse(SettingsCatalogue.TABLE.key(), r.text(SettingsCatalogue.TABLE)),

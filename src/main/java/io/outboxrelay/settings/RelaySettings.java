@@ -149,6 +149,7 @@ public record RelaySettings(
                 r.text(ROUTES_DIR),
                 schemasDir(r));
         SettingRules.checkTogether(settings);
+        settings.database().checkSupported(settings);
         return settings;
     }
 
@@ -163,10 +164,13 @@ public record RelaySettings(
     /** outbox.db.url, checked the same way for the relay and the operator commands ({@link OperatorSettings}). */
     static String dbUrl(SettingsReader r) {
         String dbUrl = r.text(DB_URL);
-        if (!dbUrl.startsWith("jdbc:postgresql:")) {
-            throw new InvalidSettingException(DB_URL.key(), dbUrl, "expected a jdbc:postgresql: URL");
-        }
+        Database.of(DB_URL.key(), dbUrl);
         return dbUrl;
+    }
+
+    /** The database outbox.db.url names (checked when read). */
+    public Database database() {
+        return Database.of(DB_URL.key(), dbUrl);
     }
 
     // Durations as the SQL statements bind them (PostgreSQL reads ISO-8601 as an interval)

@@ -16,7 +16,8 @@ import static io.outboxrelay.settings.Setting.Type.TEXT;
 public final class SettingsCatalogue {
 
     public static final Setting DB_URL = Setting.of("outbox.db.url", TEXT,
-            "jdbc:postgresql://localhost:5432/postgres", "JDBC URL of the database holding the outbox")
+            "jdbc:postgresql://localhost:5432/postgres",
+            "JDBC URL of the database holding the outbox (jdbc:postgresql: or jdbc:mariadb:)")
             .kamelet("databaseUrl");
     public static final Setting DB_USER = Setting.of("outbox.db.user", TEXT, "postgres", "database user")
             .kamelet("username");

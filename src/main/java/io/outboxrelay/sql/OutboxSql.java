@@ -10,13 +10,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import io.outboxrelay.settings.Database;
 import org.apache.camel.CamelContext;
 
 /**
- * The relay's SQL lives in src/main/resources/sql/*.sql, written with {{...}} placeholders for the validated settings
- * (table name, batch size, ...). camel-sql does not resolve placeholders inside a query file, so each statement is
- * resolved here once and bound as a String bean "sql.NAME", which routes use as {@code sql:ref:sql.NAME}. A part two
- * statements share is a fragment of its own, spliced in as {@code {{sql:NAME}}}.
+ * The relay's SQL lives in src/main/resources/sql/&lt;dialect&gt;/*.sql (one folder per database,
+ * settings.Database.dialect(), the same statement names in each), written with {{...}} placeholders for the validated
+ * settings (table name, batch size, ...). camel-sql does not resolve placeholders inside a query file, so each
+ * statement is resolved here once and bound as a String bean "sql.NAME", which routes use as {@code sql:ref:sql.NAME}.
+ * A part two statements share is a fragment of its own, spliced in as {@code {{sql:NAME}}}.
  */
 public final class OutboxSql {
 
@@ -31,15 +33,26 @@ public final class OutboxSql {
     private OutboxSql() {
     }
 
+    /** Binds PostgreSQL's statements. */
     public static void bind(CamelContext context) {
+        bind(context, Database.POSTGRESQL);
+    }
+
+    /** Binds the statements of the given database. */
+    public static void bind(CamelContext context, Database database) {
         for (String name : STATEMENTS) {
-            context.getRegistry().bind("sql." + name, resolved(context, name));
+            context.getRegistry().bind("sql." + name, resolved(context, database, name));
         }
     }
 
-    /** A statement with its placeholders resolved, for the few beans that run SQL over plain JDBC. */
+    /** A PostgreSQL statement with its placeholders resolved. */
     public static String resolved(CamelContext context, String name) {
-        return context.resolvePropertyPlaceholders(load(name));
+        return resolved(context, Database.POSTGRESQL, name);
+    }
+
+    /** A statement with its placeholders resolved, for the few beans that run SQL over plain JDBC. */
+    public static String resolved(CamelContext context, Database database, String name) {
+        return context.resolvePropertyPlaceholders(load(database, name));
     }
 
     /**
@@ -48,14 +61,19 @@ public final class OutboxSql {
      * {@code TableName.qualified()}: they are spliced into the text. Every placeholder must have a value.
      */
     public static String resolved(String name, Map<String, String> values) {
-        String sql = load(name);
+        return resolved(Database.POSTGRESQL, name, values);
+    }
+
+    /** {@link #resolved(String, Map)} in the given database's dialect. */
+    public static String resolved(Database database, String name, Map<String, String> values) {
+        String sql = load(database, name);
         for (Map.Entry<String, String> value : values.entrySet()) {
             sql = sql.replace("{{" + value.getKey() + "}}", value.getValue());
         }
         int unresolved = sql.indexOf("{{");
         if (unresolved >= 0) {
             int end = sql.indexOf("}}", unresolved);
-            throw new IllegalStateException("sql/" + name + ".sql: no value for "
+            throw new IllegalStateException(resource(database, name) + ": no value for "
                     + sql.substring(unresolved, end < 0 ? sql.length() : end + 2));
         }
         return sql;
@@ -66,12 +84,16 @@ public final class OutboxSql {
      * expanded here, before any placeholder, so the relay, the operator commands and the benchmarks run one text.
      */
     static String load(String name) {
-        String sql = read(name);
+        return load(Database.POSTGRESQL, name);
+    }
+
+    static String load(Database database, String name) {
+        String sql = read(database, name);
         Matcher fragment = FRAGMENT.matcher(sql);
         StringBuilder expanded = new StringBuilder();
         while (fragment.find()) {
             // the fragment without its own comment, which says what it is where it is written
-            String text = load(fragment.group(1)).lines().filter(line -> !line.strip().startsWith("--"))
+            String text = load(database, fragment.group(1)).lines().filter(line -> !line.strip().startsWith("--"))
                     .collect(Collectors.joining("\n"));
             fragment.appendReplacement(expanded, Matcher.quoteReplacement(text.strip()));
         }
@@ -79,8 +101,12 @@ public final class OutboxSql {
         return expanded.toString();
     }
 
-    private static String read(String name) {
-        String resource = "sql/" + name + ".sql";
+    private static String resource(Database database, String name) {
+        return "sql/" + database.dialect() + "/" + name + ".sql";
+    }
+
+    private static String read(Database database, String name) {
+        String resource = resource(database, name);
         try (InputStream in = OutboxSql.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing " + resource);

@@ -3,16 +3,18 @@ package io.outboxrelay.claim;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,13 +30,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @Tag("services")
 class LateCommitTest {
 
-    @ParameterizedTest(name = "outbox.wake-up={0}")
-    @ValueSource(strings = {"sequence", "claim-index"})
-    void anEventCommittedLateWithALowerSeqIsPublishedAtOnce(String wakeUp) throws Exception {
+    /** PostgreSQL with either wake-up; MariaDB (where both watch the largest committed seq, and its writers). */
+    static Stream<Arguments> databasesAndWakeUps() {
+        return Stream.of(Arguments.of(Database.POSTGRESQL, "sequence"),
+                Arguments.of(Database.POSTGRESQL, "claim-index"), Arguments.of(Database.MARIADB, "sequence"));
+    }
+
+    @ParameterizedTest(name = "{0}, outbox.wake-up={1}")
+    @MethodSource("databasesAndWakeUps")
+    void anEventCommittedLateWithALowerSeqIsPublishedAtOnce(Database database, String wakeUp) throws Exception {
         String type = "late" + UUID.randomUUID().toString().substring(0, 8);
         String topic = "outbox.event." + type;
         SharedKafka.broker().createTopic(topic, 1, Map.of());
-        try (TestDatabase db = TestDatabase.create()) {
+        try (TestDatabase db = TestDatabase.create(database)) {
             Map<String, String> settings = RelayInstance.settings(db, "kafka:" + topic,
                     SharedKafka.broker().bootstrapServers());
             settings.put("outbox.poll-delay-ms", "60000");
@@ -42,10 +50,7 @@ class LateCommitTest {
             try (RelayInstance relay = RelayInstance.start(settings);
                     Connection slow = db.connect()) {
                 // two keys of one partition
-                List<Map<String, Object>> keys = db.query("SELECT 'k-' || n AS key FROM generate_series(1, 1000) AS n "
-                        + "WHERE outbox_partition(?, 'k-' || n) = outbox_partition(?, 'k-0') LIMIT 1",
-                        type, type);
-                String sameKeyPartition = (String) keys.get(0).get("key");
+                String sameKeyPartition = keyOfTheSamePartition(db, type, "k-0");
 
                 slow.setAutoCommit(false);
                 UUID late = UUID.randomUUID();
@@ -62,8 +67,8 @@ class LateCommitTest {
 
                 slow.commit();
                 assertEquals(1, db.count("SELECT count(*) FROM outbox o JOIN outbox e ON e.id = ? "
-                        + "WHERE o.id = ? AND o.seq < e.seq AND outbox_partition(o.aggregate_type, o.aggregate_id) "
-                        + "= outbox_partition(e.aggregate_type, e.aggregate_id)", early, late),
+                        + "WHERE o.id = ? AND o.seq < e.seq AND " + partition(db, "o") + " = " + partition(db, "e"),
+                        early, late),
                         "the late event is numbered below the published one, in its partition");
                 await("the late event published well before the next rescan").atMost(Duration.ofSeconds(10))
                         .until(() -> "PUBLISHED".equals(status(db, late)));
@@ -78,13 +83,14 @@ class LateCommitTest {
      * its COMMIT, which moves nothing: only the watch's settle (or the committed row itself, with claim-index) can
      * find it before the rescan.
      */
-    @ParameterizedTest(name = "outbox.wake-up={0}")
-    @ValueSource(strings = {"sequence", "claim-index"})
-    void aLoneTransactionThatCommitsLongAfterItsInsertIsPublishedAtOnce(String wakeUp) throws Exception {
+    @ParameterizedTest(name = "{0}, outbox.wake-up={1}")
+    @MethodSource("databasesAndWakeUps")
+    void aLoneTransactionThatCommitsLongAfterItsInsertIsPublishedAtOnce(Database database, String wakeUp)
+            throws Exception {
         String type = "lone" + UUID.randomUUID().toString().substring(0, 8);
         String topic = "outbox.event." + type;
         SharedKafka.broker().createTopic(topic, 1, Map.of());
-        try (TestDatabase db = TestDatabase.create()) {
+        try (TestDatabase db = TestDatabase.create(database)) {
             Map<String, String> settings = RelayInstance.settings(db, "kafka:" + topic,
                     SharedKafka.broker().bootstrapServers());
             settings.put("outbox.poll-delay-ms", "60000");
@@ -114,6 +120,24 @@ class LateCommitTest {
             }
             assertEquals(2, SharedKafka.read(topic, 2, Duration.ofSeconds(30)).size());
         }
+    }
+
+    /** Another key of the same aggregate type in the same partition as the given one. */
+    private static String keyOfTheSamePartition(TestDatabase db, String type, String key) {
+        if (db.database() == Database.MARIADB) {
+            // the stored partition_number's expression (migration mariadb/V1), 32 partitions by default
+            return (String) db.query("WITH RECURSIVE s AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM s WHERE n < 1000) "
+                    + "SELECT concat('k-', n) AS k FROM s WHERE mod(crc32(concat(?, '/k-', n)), 32) "
+                    + "= mod(crc32(concat(?, '/', ?)), 32) LIMIT 1", type, type, key).get(0).get("k");
+        }
+        return (String) db.query("SELECT 'k-' || n AS k FROM generate_series(1, 1000) AS n "
+                + "WHERE outbox_partition(?, 'k-' || n) = outbox_partition(?, ?) LIMIT 1", type, type, key)
+                .get(0).get("k");
+    }
+
+    private static String partition(TestDatabase db, String alias) {
+        return db.database() == Database.MARIADB ? alias + ".partition_number"
+                : "outbox_partition(" + alias + ".aggregate_type, " + alias + ".aggregate_id)";
     }
 
     private static String status(TestDatabase db, UUID id) {

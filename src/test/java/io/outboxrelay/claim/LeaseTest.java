@@ -9,14 +9,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,23 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Claims are fenced by the partitions' leases: a dead relay's partitions (and the events it had claimed) wait for its
- * lease to expire; live relays never share a row.
+ * lease to expire; live relays never share a row (on PostgreSQL and MariaDB).
  */
 @Tag("services")
 class LeaseTest {
 
     private TestDatabase db;
     private final String type = "lease" + UUID.randomUUID().toString().substring(0, 8);
-
-    @BeforeEach
-    void createDatabase() {
-        db = TestDatabase.create();
-    }
-
-    @AfterEach
-    void dropDatabase() {
-        db.close();
-    }
 
     private Map<String, String> settings(String instanceId) {
         Map<String, String> s = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
@@ -53,6 +44,13 @@ class LeaseTest {
 
     @Test
     void eventsOfADeadRelaysPartitionsArePublishedByAnotherAfterTheLeaseExpires() {
+        try (TestDatabase created = TestDatabase.create()) {
+            db = created;
+            deadRelaysPartitions();
+        }
+    }
+
+    private void deadRelaysPartitions() {
         // the first relay creates the schema, then "dies" owning every partition
         try (RelayInstance first = RelayInstance.start(settings("first"))) {
             assertTrue(first.context().isStarted());
@@ -77,8 +75,16 @@ class LeaseTest {
         assertEquals(10, SharedKafka.read("outbox.event." + type, 10, Duration.ofSeconds(20)).size());
     }
 
-    @Test
-    void twoRelaysOnOneTablePublishEveryRowExactlyOnceInKeyOrder() {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Database.class)
+    void twoRelaysOnOneTablePublishEveryRowExactlyOnceInKeyOrder(Database database) {
+        try (TestDatabase created = TestDatabase.create(database)) {
+            db = created;
+            twoRelaysPublishEveryRowOnce();
+        }
+    }
+
+    private void twoRelaysPublishEveryRowOnce() {
         int events = 3000;
         try (RelayInstance a = RelayInstance.start(settings("relay-a"));
                 RelayInstance b = RelayInstance.start(settings("relay-b"))) {
@@ -95,7 +101,7 @@ class LeaseTest {
         }
 
         Map<String, Long> seqById = new HashMap<>();
-        db.query("SELECT id::text AS id, seq FROM outbox")
+        db.query("SELECT " + db.text("id") + " AS id, seq FROM outbox")
                 .forEach(r -> seqById.put((String) r.get("id"), (Long) r.get("seq")));
         List<ConsumerRecord<String, byte[]>> records = SharedKafka.read("outbox.event." + type, events,
                 Duration.ofSeconds(60));

@@ -179,10 +179,12 @@ class NewEventsWatchTest {
         static Counted start(PGSimpleDataSource dataSource, boolean claimIndex) {
             AtomicInteger news = new AtomicInteger();
             AtomicInteger settles = new AtomicInteger();
-            NewEventsWatch watch = new NewEventsWatch(dataSource, TableName.parse("outbox.table", "outbox"),
-                    NewEventsWatch.Statements.of(claimIndex,
-                            name -> OutboxSql.resolved(name, Map.of("outbox.table", "outbox"))),
-                    claimIndex, 1, 25, news::incrementAndGet, settles::incrementAndGet);
+            NewEventsWatch watch = new NewEventsWatch(dataSource,
+                    new PostgresqlOutboxWatch(TableName.parse("outbox.table", "outbox"),
+                            PostgresqlOutboxWatch.Statements.of(claimIndex,
+                                    name -> OutboxSql.resolved(name, Map.of("outbox.table", "outbox"))),
+                            claimIndex),
+                    1, 25, news::incrementAndGet, settles::incrementAndGet);
             watch.start();
             return new Counted(watch, news, settles);
         }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.ContinuousWriter;
 import io.outboxrelay.support.LateTransactions;
 import io.outboxrelay.support.RelayInstance;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,13 +48,24 @@ class PromptAfterCommitTest {
     @BeforeAll
     void startRelay() throws Exception {
         SharedKafka.broker().createTopic("outbox.event.prompt", 1, Map.of());
-        db = TestDatabase.create();
+        db = TestDatabase.create(database());
         Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.prompt",
                 SharedKafka.broker().bootstrapServers());
         // the defaults: the safety-net poll every 5 s
         settings.remove("outbox.poll-delay-ms");
         relay = RelayInstance.start(settings);
+        // the relay's first publication starts its producer and reads the topic's metadata (on MariaDB here, 1.5 s):
+        // a cold start, not what this test measures
+        db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+                + "VALUES ('warm-up', 'warm-up', 'WarmUp', '{}')");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> db.count("SELECT count(*) FROM outbox WHERE status = 'PUBLISHED'") == 1);
         stranger = LateTransactions.holdStranger(db);
+    }
+
+    /** The database the relay and the writers run on (MariaDbPromptAfterCommitTest: MariaDB). */
+    Database database() {
+        return Database.POSTGRESQL;
     }
 
     @AfterAll
@@ -91,7 +104,7 @@ class PromptAfterCommitTest {
         long[] sorted = millis.clone();
         Arrays.sort(sorted);
         String measured = "commit to publication (ms): " + Arrays.toString(sorted);
-        System.out.println("PromptAfterCommitTest " + type + ": " + measured);
+        System.out.println(getClass().getSimpleName() + " " + type + ": " + measured);
         assertTrue(sorted[(sorted.length - 1) / 2] < PROMPT_MILLIS, "median: " + measured);
         assertTrue(sorted[sorted.length - 1] < SLOWEST_MILLIS, "slowest: " + measured);
     }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -53,6 +54,7 @@ class BadConfigurationTest {
         "OUTBOX_ARCHIVE_RETENTION       | 30 days                      | outbox.archive.retention",
         "OUTBOX_FAILED_BLOCKS_KEY       | maybe                        | outbox.failed-blocks-key",
         "OUTBOX_DB_URL                  | jdbc:mysql://localhost/x     | outbox.db.url",
+        "OUTBOX_DB_URL                  | jdbc:sqlserver://localhost   | outbox.db.url",
         "OUTBOX_REDELIVERY_DELAY_MS     | 1e3                          | outbox.redelivery.delay-ms",
         "OUTBOX_PARTITIONS              | 0                            | outbox.partitions",
         "OUTBOX_LEASE                   | PT5S                         | outbox.lease",
@@ -82,6 +84,29 @@ class BadConfigurationTest {
         }
         assertEquals(0, db.count("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'"),
                 "nothing was migrated or run against the database");
+    }
+
+    /** On MariaDB, what it does not run yet stops the relay the same way, before anything is migrated. */
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "OUTBOX_WAKE_UP          | notify  | outbox.wake-up",
+        "OUTBOX_RETENTION_MODE   | archive | outbox.retention.mode",
+        "OUTBOX_CONSOLE_VIEWERS  | /etc/outbox/viewers.htpasswd | outbox.console.viewers",
+    })
+    void onMariaDbExitsNonZeroNamingTheKey(String variable, String value, String key) {
+        try (TestDatabase mariadb = TestDatabase.create(Database.MARIADB)) {
+            Map<String, String> environment = new HashMap<>(Map.of("OUTBOX_DB_URL", mariadb.url(),
+                    "OUTBOX_DB_USER", mariadb.user(), variable, value));
+            try (RelayProcess relay = RelayProcess.start(environment)) {
+                int exit = relay.waitForExit(Duration.ofSeconds(30));
+                String output = relay.output();
+                assertEquals(2, exit, output);
+                assertTrue(output.lines().anyMatch(line -> line.startsWith("outbox-relay: invalid setting " + key
+                        + "=")), output);
+            }
+            assertEquals(0, mariadb.count("SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+                    + "DATABASE()"), "nothing was migrated or run against the database");
+        }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -47,8 +47,8 @@ class ExchangeNamesTest {
 
     private static Set<String> used() throws IOException {
         List<Path> files = new ArrayList<>();
-        for (String dir : List.of("src/main/resources/routes", "src/main/resources/sql", "deploy/camel-k/kamelets",
-                "examples")) {
+        for (String dir : List.of("src/main/resources/routes", "src/main/resources/sql/postgresql",
+                "src/main/resources/sql/mariadb", "deploy/camel-k/kamelets", "examples")) {
             try (Stream<Path> listed = Files.list(Path.of(dir))) {
                 listed.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".sql")).forEach(files::add);
             }

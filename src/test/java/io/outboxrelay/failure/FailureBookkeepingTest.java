@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.Payloads;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
@@ -19,10 +20,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,24 +31,39 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * An event the broker rejects (larger than its topic's max.message.bytes) fails each attempt at once (no in-process
  * redelivery can help it, and its key's next event must not be sent meanwhile), counted on its row with backoff, then
- * FAILED at outbox.max-attempts; its batch and other keys carry on; replay brings it back.
+ * FAILED at outbox.max-attempts; its batch and other keys carry on; replay brings it back. On PostgreSQL and on
+ * MariaDB.
  */
 @Tag("services")
 class FailureBookkeepingTest {
 
     private static final int MAX_ATTEMPTS = 3;
     private static final int REDELIVERIES = 2;
-    private static final String TYPE = "fbt" + UUID.randomUUID().toString().substring(0, 8);
-    private static final String TOPIC = "outbox.event." + TYPE;
 
-    private static TestDatabase db;
-    private static RelayInstance relay;
-    private static final AtomicInteger redeliveries = new AtomicInteger();
+    private TestDatabase db;
+    private RelayInstance relay;
+    private String type;
+    private String topic;
+    private final AtomicInteger redeliveries = new AtomicInteger();
 
-    @BeforeAll
-    static void start() throws Exception {
-        db = TestDatabase.create();
-        SharedKafka.broker().createTopic(TOPIC, 3, Map.of("max.message.bytes", "131072"));
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Database.class)
+    void rejectedEventIsRetriedCountedThenFailedWhileTheRestIsPublished(Database database) throws Exception {
+        type = "fbt" + UUID.randomUUID().toString().substring(0, 8);
+        topic = "outbox.event." + type;
+        try (TestDatabase created = TestDatabase.create(database)) {
+            db = created;
+            start();
+            try {
+                rejectedEventIsRetriedCountedThenFailed();
+            } finally {
+                relay.close();
+            }
+        }
+    }
+
+    private void start() throws Exception {
+        SharedKafka.broker().createTopic(topic, 3, Map.of("max.message.bytes", "131072"));
         Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
                 SharedKafka.broker().bootstrapServers());
         settings.put("outbox.max-attempts", Integer.toString(MAX_ATTEMPTS));
@@ -70,20 +85,14 @@ class FailureBookkeepingTest {
         ServiceHelper.startService(counter);
     }
 
-    @AfterAll
-    static void stop() {
-        relay.close();
-        db.close();
-    }
-
-    @Test
-    void rejectedEventIsRetriedCountedThenFailedWhileTheRestIsPublished() throws Exception {
+    private void rejectedEventIsRetriedCountedThenFailed() throws Exception {
         String bigPayload = Payloads.tooBig(200_000);
         UUID poison = insert("order-poison", bigPayload);
         UUID afterPoison = insert("order-poison", "{\"n\": \"after\"}");
         UUID badHeaders = UUID.randomUUID();
         db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload, headers) "
-                + "VALUES (?, ?, 'order-bad', 'OrderCreated', '{}'::jsonb, '[1, 2]'::jsonb)", badHeaders, TYPE);
+                + "VALUES (?, ?, 'order-bad', 'OrderCreated', " + db.json() + ", " + db.json() + ")", badHeaders, type,
+                "{}", "[1, 2]");
         for (int i = 0; i < 20; i++) {
             insert("order-" + i, "{\"n\": " + i + "}");
         }
@@ -120,7 +129,7 @@ class FailureBookkeepingTest {
 
         // the broker is fixed, the operator replays: the event is published
         try (Admin admin = SharedKafka.broker().admin()) {
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC),
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic),
                     List.of(new AlterConfigOp(new ConfigEntry("max.message.bytes", "1048576"),
                             AlterConfigOp.OpType.SET))))
                     .all().get();
@@ -131,19 +140,19 @@ class FailureBookkeepingTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(row(poison).get("status")));
         assertEquals(null, row(poison).get("last_error"));
 
-        List<ConsumerRecord<String, byte[]>> records = SharedKafka.read(TOPIC, 22, Duration.ofSeconds(20));
+        List<ConsumerRecord<String, byte[]>> records = SharedKafka.read(topic, 22, Duration.ofSeconds(20));
         assertEquals(22, records.size(), "20 healthy events, the key's later event and the replayed one");
     }
 
-    private static UUID insert(String key, String payload) {
+    private UUID insert(String key, String payload) {
         UUID id = UUID.randomUUID();
         db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) "
-                + "VALUES (?, ?, ?, ?, ?::jsonb)",
-                id, TYPE, key, "OrderCreated", payload);
+                + "VALUES (?, ?, ?, ?, " + db.json() + ")",
+                id, type, key, "OrderCreated", payload);
         return id;
     }
 
-    private static Map<String, Object> row(UUID id) {
+    private Map<String, Object> row(UUID id) {
         return db.query("SELECT * FROM outbox WHERE id = ?", id).get(0);
     }
 }

@@ -1,64 +1,65 @@
 package io.outboxrelay.publish;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The default transport: rows become Kafka records with the contract's key, body and CloudEvents headers. */
+/**
+ * The default transport: rows become Kafka records with the contract's key, body and CloudEvents headers, each key's
+ * events in seq order; on PostgreSQL and on MariaDB (only outbox.db.url differs).
+ */
 @Tag("services")
 class KafkaPublishTest {
 
     private static final int EVENTS = 200;
-    private static TestDatabase db;
-    private static RelayInstance relay;
 
-    @BeforeAll
-    static void start() {
-        db = TestDatabase.create();
-        String brokers = SharedKafka.broker().bootstrapServers();
-        Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.${header.ce_aggregatetype}",
-                brokers);
-        settings.put("outbox.source", "/test/orders-service");
-        relay = RelayInstance.start(settings);
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Database.class)
+    void publishesEveryRowWithKeyBodyAndCloudEventsHeaders(Database database) {
+        try (TestDatabase db = TestDatabase.create(database)) {
+            Map<String, String> settings = RelayInstance.settings(db,
+                    "kafka:outbox.event.${header.ce_aggregatetype}", SharedKafka.broker().bootstrapServers());
+            settings.put("outbox.source", "/test/orders-service");
+            try (RelayInstance relay = RelayInstance.start(settings)) {
+                publishes(db);
+            }
+        }
     }
 
-    @AfterAll
-    static void stop() {
-        relay.close();
-        db.close();
-    }
-
-    @Test
-    void publishesEveryRowWithKeyBodyAndCloudEventsHeaders() {
+    private static void publishes(TestDatabase db) {
         String type = "kpt" + UUID.randomUUID().toString().substring(0, 8);
         for (int i = 0; i < EVENTS; i++) {
             // the contract's minimal writer statement
             db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
-                    + "VALUES (?, ?, ?, ?::jsonb)",
+                    + "VALUES (?, ?, ?, " + db.json() + ")",
                     type, "order-" + (i % 20), "OrderCreated", "{\"n\": " + i + ", \"note\": \"caf\u00e9\"}");
         }
         UUID withHeaders = UUID.randomUUID();
         db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload, headers) "
-                + "VALUES (?, ?, ?, ?, ?::jsonb, ?::jsonb)", withHeaders, type, "order-x", "OrderShipped",
-                "{\"carrier\": \"ups\"}", "{\"traceparent\": \"00-abc-def-01\", \"tenant\": \"acme\"}");
+                + "VALUES (?, ?, ?, ?, " + db.json() + ", " + db.json() + ")", withHeaders, type,
+                "order-x", "OrderShipped", "{\"carrier\": \"ups\"}",
+                "{\"traceparent\": \"00-abc-def-01\", \"tenant\": \"acme\"}");
 
         await().atMost(Duration.ofSeconds(60)).until(
                 () -> db.count("SELECT count(*) FROM outbox WHERE status = 'PUBLISHED'") == EVENTS + 1);
@@ -68,8 +69,8 @@ class KafkaPublishTest {
         assertEquals(EVENTS + 1, records.size(), "one record per row, no duplicates");
 
         Map<String, Map<String, Object>> rows = db.query(
-                "SELECT id::text AS id, aggregate_id, event_type, payload::text AS payload, created_at, published_at, "
-                        + "last_error FROM outbox").stream()
+                "SELECT " + db.text("id") + " AS id, aggregate_id, event_type, " + db.text("payload")
+                        + " AS payload, created_at, published_at, last_error FROM outbox").stream()
                 .collect(Collectors.toMap(r -> (String) r.get("id"), Function.identity()));
         for (ConsumerRecord<String, byte[]> record : records) {
             Map<String, Object> row = SharedKafka.rowOf(record, rows);
@@ -88,5 +89,17 @@ class KafkaPublishTest {
                 .filter(h -> withHeaders.toString().equals(h.get("ce_id"))).findFirst().orElseThrow();
         assertEquals("00-abc-def-01", extra.get("traceparent"));
         assertEquals("acme", extra.get("tenant"));
+
+        // per key, in seq order: each key's n values arrive increasing
+        Map<String, Integer> lastN = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            String body = new String(record.value(), StandardCharsets.UTF_8);
+            if (body.startsWith("{\"n\": ")) {
+                int n = Integer.parseInt(body.substring(6, body.indexOf(',')));
+                Integer previous = lastN.put(record.key(), n);
+                assertTrue(previous == null || previous < n, record.key() + ": " + previous + " before " + n);
+            }
+        }
+        assertEquals(20, lastN.size());
     }
 }

@@ -4,35 +4,40 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Retention deletes PUBLISHED rows older than outbox.retention, in bounded batches, and nothing else; each batch reads
- * the published_at index, not the table (its time at 2 million rows is in bench/: the retention scenario).
+ * Retention deletes PUBLISHED rows older than outbox.retention, in bounded batches, and nothing else (on PostgreSQL
+ * and MariaDB); each batch reads the published_at index, not the table (its time at 2 million rows is in bench/: the
+ * retention scenario).
  */
 @Tag("services")
 class RetentionTest {
 
-    @Test
-    void deletesOnlyOldPublishedRows() {
-        try (TestDatabase db = TestDatabase.create()) {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Database.class)
+    void deletesOnlyOldPublishedRows(Database database) {
+        try (TestDatabase db = TestDatabase.create(database)) {
             Map<String, String> settings = RelayInstance.settings(db, "kafka:unused", "127.0.0.1:1");
             settings.put("outbox.retention", "P7D");
             settings.put("outbox.retention.interval-ms", "1000");
             // smaller than the number of old rows: several statements are needed
             settings.put("outbox.retention.batch-size", "2");
             try (RelayInstance relay = RelayInstance.start(settings)) {
-                insert(db, "old-published", "PUBLISHED", "now() - interval '8 days'", 5);
-                insert(db, "recent-published", "PUBLISHED", "now() - interval '6 days'", 2);
+                insert(db, "old-published", "PUBLISHED", daysAgo(db, 8), 5);
+                insert(db, "recent-published", "PUBLISHED", daysAgo(db, 6), 2);
                 insert(db, "old-failed", "FAILED", "NULL", 2);
-                db.update("UPDATE outbox SET created_at = now() - interval '30 days'");
+                db.update("UPDATE outbox SET created_at = " + daysAgo(db, 30));
                 await().atMost(Duration.ofSeconds(30)).until(
                         () -> db.count("SELECT count(*) FROM outbox WHERE aggregate_id = 'old-published'") == 0);
             }
@@ -76,6 +81,11 @@ class RetentionTest {
                     newestOfBatch));
             assertEquals(10000, db.count("SELECT count(*) FROM outbox WHERE status = 'PENDING'"));
         }
+    }
+
+    private static String daysAgo(TestDatabase db, int days) {
+        return db.database() == Database.MARIADB ? "now(6) - INTERVAL " + days + " DAY"
+                : "now() - interval '" + days + " days'";
     }
 
     private static void insert(TestDatabase db, String key, String status, String publishedAt, int rows) {

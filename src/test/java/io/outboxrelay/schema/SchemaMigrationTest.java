@@ -6,15 +6,19 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.settings.TableName;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
 import static org.awaitility.Awaitility.await;
+import static io.outboxrelay.schema.SchemaMigration.LATEST_MARIADB_VERSION;
 import static io.outboxrelay.schema.SchemaMigration.LATEST_VERSION;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -71,13 +75,14 @@ class SchemaMigrationTest {
         }
     }
 
-    @Test
-    void theLatestVersionIsTheHighestBundledMigration() throws Exception {
-        try (var files = Files.list(Path.of("src/main/resources/db/migration"))) {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Database.class)
+    void theLatestVersionIsTheHighestBundledMigration(Database database) throws Exception {
+        try (var files = Files.list(Path.of("src/main/resources/db/migration", database.dialect()))) {
             int highest = files.map(f -> f.getFileName().toString())
                     .filter(name -> name.matches("V\\d+__.*\\.sql"))
                     .mapToInt(name -> Integer.parseInt(name.substring(1, name.indexOf("__")))).max().orElse(0);
-            assertEquals(highest, LATEST_VERSION);
+            assertEquals(highest, database == Database.MARIADB ? LATEST_MARIADB_VERSION : LATEST_VERSION);
         }
     }
 }

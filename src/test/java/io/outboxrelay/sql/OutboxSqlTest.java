@@ -58,7 +58,7 @@ class OutboxSqlTest {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> OutboxSql.resolved("inbox-record", Map.of("outbox.table", "outbox")));
 
-        assertEquals("sql/inbox-record.sql: no value for {{inbox.table}}", e.getMessage());
+        assertEquals("sql/postgresql/inbox-record.sql: no value for {{inbox.table}}", e.getMessage());
     }
 
     @Test
@@ -66,7 +66,7 @@ class OutboxSqlTest {
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> OutboxSql.resolved("no-such-statement", Map.of()));
 
-        assertEquals("missing sql/no-such-statement.sql", e.getMessage());
+        assertEquals("missing sql/postgresql/no-such-statement.sql", e.getMessage());
     }
 
     @Test
@@ -117,9 +117,10 @@ class OutboxSqlTest {
         }
     }
 
-    /** The names of src/main/resources/sql/*.sql, as built onto the classpath. */
+    /** The names of src/main/resources/sql/postgresql/*.sql, as built onto the classpath. */
     private static List<String> statementFiles() throws IOException, URISyntaxException {
-        Path folder = Path.of(OutboxSql.class.getClassLoader().getResource("sql/mark.sql").toURI()).getParent();
+        Path folder = Path.of(OutboxSql.class.getClassLoader().getResource("sql/postgresql/mark.sql").toURI())
+                .getParent();
         try (Stream<Path> files = Files.list(folder)) {
             return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".sql"))
                     .map(n -> n.substring(0, n.length() - 4)).sorted().toList();

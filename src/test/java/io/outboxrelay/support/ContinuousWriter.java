@@ -48,7 +48,7 @@ public final class ContinuousWriter implements AutoCloseable {
                 }
                 try (PreparedStatement ps = connection.prepareStatement(
                         "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
-                                + "VALUES (?, ?, 'E', ?::jsonb)")) {
+                                + "VALUES (?, ?, 'E', " + db.json() + ")")) {
                     int n = written.get();
                     ps.setString(1, type);
                     ps.setString(2, "key-" + ThreadLocalRandom.current().nextInt(keys));

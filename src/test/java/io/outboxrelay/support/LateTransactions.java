@@ -3,6 +3,7 @@ package io.outboxrelay.support;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +14,8 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+
+import io.outboxrelay.settings.Database;
 
 import static org.awaitility.Awaitility.await;
 
@@ -32,13 +35,20 @@ public final class LateTransactions {
 
     /**
      * An unrelated transaction kept open until closed, as a report, a pg_dump or a session idle in transaction does:
-     * it holds the oldest running transaction id back the whole time.
+     * it holds the oldest running transaction id back the whole time. On MariaDB it has written a row of another table
+     * (InnoDB lists it among the running transactions that changed rows, as it lists the outbox's writers).
      */
     public static AutoCloseable holdStranger(TestDatabase db) throws SQLException {
         Connection stranger = db.connect();
+        if (db.database() == Database.MARIADB) {
+            try (Statement st = stranger.createStatement()) {
+                st.execute("CREATE TABLE IF NOT EXISTS stranger_work (n int)");
+            }
+        }
         stranger.setAutoCommit(false);
-        try (PreparedStatement txid = stranger.prepareStatement("SELECT txid_current()")) {
-            txid.executeQuery().close();
+        try (PreparedStatement txid = stranger.prepareStatement(db.database() == Database.MARIADB
+                ? "INSERT INTO stranger_work VALUES (1)" : "SELECT txid_current()")) {
+            txid.execute();
         }
         return () -> {
             stranger.rollback();
@@ -94,13 +104,13 @@ public final class LateTransactions {
         await("every late event published").atMost(timeout).until(() -> db.count("SELECT count(*) FROM outbox "
                 + "WHERE aggregate_type = ? AND event_type = 'Late' AND status = 'PUBLISHED'", type)
                 == committed.size());
-        Map<Object, Timestamp> published = new HashMap<>();
+        Map<String, Timestamp> published = new HashMap<>();
         for (Map<String, Object> row : db.query("SELECT id, published_at FROM outbox "
                 + "WHERE aggregate_type = ? AND event_type = 'Late'", type)) {
-            published.put(row.get("id"), (Timestamp) row.get("published_at"));
+            published.put(String.valueOf(row.get("id")), (Timestamp) row.get("published_at"));
         }
         return committed.stream()
-                .mapToLong(c -> published.get(c.id()).getTime() - c.committedAtMillis())
+                .mapToLong(c -> published.get(c.id().toString()).getTime() - c.committedAtMillis())
                 .toArray();
     }
 }

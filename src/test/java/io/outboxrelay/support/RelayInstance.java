@@ -74,6 +74,7 @@ public final class RelayInstance implements AutoCloseable {
     public static Map<String, String> settings(TestDatabase db, String endpoint, String kafkaBrokers) {
         Map<String, String> s = new HashMap<>();
         s.put("outbox.db.url", db.url());
+        s.put("outbox.db.user", db.user());
         s.put("outbox.endpoint", endpoint);
         s.put("camel.component.kafka.brokers", kafkaBrokers);
         s.put("outbox.poll-delay-ms", "50");

@@ -12,19 +12,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.outboxrelay.settings.Database;
+
 /**
- * A database of its own on the machine's real PostgreSQL (127.0.0.1:5432, user postgres), created for one test
- * class and dropped after it. Small JDBC helpers keep the tests about behaviour, not plumbing.
+ * A database of its own on the machine's real PostgreSQL (127.0.0.1:5432, user postgres) or MariaDB (127.0.0.1:3306,
+ * user root), created for one test class and dropped after it. Small JDBC helpers keep the tests about behaviour, not
+ * plumbing.
  */
 public final class TestDatabase implements AutoCloseable {
 
     private static final String SERVER = System.getProperty("test.postgres.url", "jdbc:postgresql://127.0.0.1:5432/");
-    private static final String USER = "postgres";
+    private static final String MARIADB_SERVER = System.getProperty("test.mariadb.url",
+            "jdbc:mariadb://127.0.0.1:3306/");
 
+    private final Database database;
     private final String server;
     private final String name;
 
-    private TestDatabase(String server, String name) {
+    private TestDatabase(Database database, String server, String name) {
+        this.database = database;
         this.server = server;
         this.name = name;
     }
@@ -33,29 +39,61 @@ public final class TestDatabase implements AutoCloseable {
         return createOn(SERVER);
     }
 
+    /** A database of its own on the machine's server of the given kind. */
+    public static TestDatabase create(Database database) {
+        return database == Database.MARIADB ? createOn(Database.MARIADB, MARIADB_SERVER) : create();
+    }
+
     /** A database someone else created (and drops) on the shared server. */
     public static TestDatabase existing(String name) {
-        return new TestDatabase(SERVER, name);
+        return new TestDatabase(Database.POSTGRESQL, SERVER, name);
     }
 
     /** @param server a JDBC URL ending in '/', e.g. jdbc:postgresql://127.0.0.1:5499/ */
     public static TestDatabase createOn(String server) {
+        return createOn(Database.POSTGRESQL, server);
+    }
+
+    private static TestDatabase createOn(Database database, String server) {
         String name = "relay_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        try (Connection admin = DriverManager.getConnection(server + "postgres", USER, "");
-                Statement st = admin.createStatement()) {
+        TestDatabase db = new TestDatabase(database, server, name);
+        try (Connection admin = db.admin(); Statement st = admin.createStatement()) {
             st.execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create test database on " + server, e);
         }
-        return new TestDatabase(server, name);
+        return db;
+    }
+
+    public Database database() {
+        return database;
     }
 
     public String url() {
         return server + name;
     }
 
+    /** The user the relay and the tests connect as (outbox.db.user). */
+    public String user() {
+        return database == Database.MARIADB ? "root" : "postgres";
+    }
+
     public Connection connect() throws SQLException {
-        return DriverManager.getConnection(url(), USER, "");
+        return DriverManager.getConnection(url(), user(), "");
+    }
+
+    /** A JSON parameter in a writer's statement: {@code ?::jsonb} on PostgreSQL, {@code ?} on MariaDB (contract §2). */
+    public String json() {
+        return database == Database.MARIADB ? "?" : "?::jsonb";
+    }
+
+    /** A column read as text (a uuid, a JSON document): CAST AS text on PostgreSQL, CAST AS char on MariaDB. */
+    public String text(String column) {
+        return "CAST(" + column + (database == Database.MARIADB ? " AS char)" : " AS text)");
+    }
+
+    private Connection admin() throws SQLException {
+        return DriverManager.getConnection(database == Database.MARIADB ? server : server + "postgres", user(), "");
     }
 
     public int update(String sql, Object... params) {
@@ -97,9 +135,8 @@ public final class TestDatabase implements AutoCloseable {
 
     @Override
     public void close() {
-        try (Connection admin = DriverManager.getConnection(server + "postgres", USER, "");
-                Statement st = admin.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        try (Connection admin = admin(); Statement st = admin.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS " + name + (database == Database.MARIADB ? "" : " WITH (FORCE)"));
         } catch (SQLException e) {
             throw new IllegalStateException("cannot drop test database " + name, e);
         }
