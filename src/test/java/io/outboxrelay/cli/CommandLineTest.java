@@ -95,8 +95,8 @@ class CommandLineTest extends OutboxTableTestSupport {
     @CsvSource(delimiter = '|', value = {
         "outbox.table             | bad;name                 | outbox.table='bad;name': expected [schema.]table of",
         "outbox.table             | a.b.c                    | outbox.table='a.b.c': expected [schema.]table",
-        "outbox.db.url            | jdbc:mysql://localhost/x | outbox.db.url='jdbc:mysql://localhost/x': expected a "
-                + "jdbc:postgresql: URL",
+        "outbox.db.url            | jdbc:mysql://localhost/x | outbox.db.url='jdbc:mysql://localhost/x': MySQL is "
+                + "untested; for MariaDB 10.11+ use a jdbc:mariadb: URL",
         "outbox.db.url            | jdbc:postgresql://h:x/db | outbox.db.url='jdbc:postgresql://h:x/db': not a "
                 + "PostgreSQL JDBC URL",
         "outbox.failed-blocks-key | maybe                    | outbox.failed-blocks-key='maybe': expected true or "

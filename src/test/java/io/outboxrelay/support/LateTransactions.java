@@ -88,8 +88,12 @@ public final class LateTransactions {
                 insert.setString(3, "late-" + id);
                 insert.executeUpdate();
             }
-            // the rest of the business transaction's work
-            Thread.sleep(delay.toMillis());
+            // the rest of the business transaction's work, in the database
+            try (PreparedStatement work = writer.prepareStatement(db.database() == Database.MARIADB
+                    ? "SELECT SLEEP(?)" : "SELECT pg_sleep(?)")) {
+                work.setDouble(1, delay.toMillis() / 1000.0);
+                work.executeQuery().close();
+            }
             writer.commit();
             return new Committed(id, System.currentTimeMillis());
         }
