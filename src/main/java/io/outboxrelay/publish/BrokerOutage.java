@@ -21,9 +21,10 @@ import org.springframework.jms.JmsException;
  * the broker probed, as a step of its own (the failure routes' onExceptionOccurred, {@link #probeAfterFailure}; one
  * probe answers for a second of failures); a send that failed with a transport-class error is an outage when the last
  * probe found the broker unreachable ({@link #isBrokerUnreachable}: answered from that probe, no I/O). Then nothing
- * more of the claim is sent and claims pause; while the outage lasts, the probe route (routes/health.camel.yaml,
- * outbox-broker-probe) probes every second, and the first answer ends it and wakes the claims: publishing resumes
- * within about a second of the broker's return. A broker that answers but rejects a message is the message's problem:
+ * more of the claim is sent and claims pause; the outage starts the probe route (routes/health.camel.yaml,
+ * outbox-broker-probe), which probes every second while it lasts, and the first answer ends it and wakes the claims:
+ * publishing resumes within about a second of the broker's return. While the broker is up nothing probes but the
+ * readiness check. A broker that answers but rejects a message is the message's problem:
  * an ordinary failed attempt.
  */
 public class BrokerOutage {
@@ -34,13 +35,16 @@ public class BrokerOutage {
 
     private final BrokerProbe probe;
     private final Clock clock;
+    private final Runnable startProbing;
     private final AtomicReference<Instant> lastProbe = new AtomicReference<>(Instant.MIN);
     private volatile String lastProblem;
     private volatile boolean down;
 
-    public BrokerOutage(BrokerProbe probe, Clock clock) {
+    /** @param startProbing starts the probe route (outbox-broker-probe) when an outage begins */
+    public BrokerOutage(BrokerProbe probe, Clock clock, Runnable startProbing) {
         this.probe = probe;
         this.clock = clock;
+        this.startProbing = startProbing;
     }
 
     /**
@@ -84,6 +88,7 @@ public class BrokerOutage {
         if (!down) {
             down = true;
             LOG.warn("Broker unreachable, pausing claims: {}", lastProblem);
+            startProbing.run();
         }
     }
 

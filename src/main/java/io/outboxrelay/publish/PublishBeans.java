@@ -3,6 +3,7 @@ package io.outboxrelay.publish;
 import java.time.Clock;
 
 import org.apache.camel.CamelContext;
+import org.apache.camel.ProducerTemplate;
 import org.apache.camel.spi.Registry;
 
 /**
@@ -12,6 +13,9 @@ import org.apache.camel.spi.Registry;
  * the clock (a route test gives its own).
  */
 public final class PublishBeans {
+
+    /** The probe route of an outage (routes/health.camel.yaml): a message starts it, its loop ends with the outage. */
+    static final String PROBE_ROUTE = "seda:outbox-broker-probe";
 
     private PublishBeans() {
     }
@@ -29,7 +33,8 @@ public final class PublishBeans {
         registry.bind("cloudEventsMapper", mapper);
         registry.bind("recordSizeCheck", sizeCheck);
         registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck));
-        BrokerOutage outage = new BrokerOutage(probe, clock);
+        ProducerTemplate probing = context.createProducerTemplate();
+        BrokerOutage outage = new BrokerOutage(probe, clock, () -> probing.sendBody(PROBE_ROUTE, null));
         registry.bind("brokerOutage", outage);
         registry.bind("probeBrokerAfterFailure", outage.probeAfterFailure());
     }

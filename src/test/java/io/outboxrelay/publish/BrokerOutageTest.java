@@ -32,10 +32,11 @@ class BrokerOutageTest {
     private final MovableClock clock = new MovableClock();
     private final AtomicInteger probes = new AtomicInteger();
     private volatile String problem;
+    private final AtomicInteger probingStarted = new AtomicInteger();
     private final BrokerOutage outage = new BrokerOutage(() -> {
         probes.incrementAndGet();
         return problem;
-    }, clock);
+    }, clock, probingStarted::incrementAndGet);
 
     @Test
     void aBrokerThatAnswersTheProbeIsNoOutage() throws Exception {
@@ -86,6 +87,8 @@ class BrokerOutageTest {
     void theProbeRouteEndsTheOutageAtTheFirstAnswerAndSaysSoOnce() throws Exception {
         problem = "connection refused";
         startOutage();
+        outage.pauseClaims(null);
+        assertEquals(1, probingStarted.get(), "the probe route is started once, when the outage begins");
         for (int i = 0; i < 30; i++) {
             clock.advance(Duration.ofSeconds(1));
             assertFalse(outage.probeBroker(), "still down, however long it lasts: probed every time");
@@ -98,6 +101,10 @@ class BrokerOutageTest {
         assertFalse(outage.isBrokerUnreachable());
         assertFalse(outage.probeBroker(), "no outage to end any more");
         assertEquals(33, probes.get());
+        problem = "down again";
+        clock.advance(Duration.ofSeconds(1));
+        startOutage();
+        assertEquals(2, probingStarted.get(), "the next outage starts it again");
     }
 
     @Test
