@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.outboxrelay.settings.Database;
@@ -47,9 +48,11 @@ class PromptAfterCommitTest {
 
     @BeforeAll
     void startRelay() throws Exception {
-        SharedKafka.broker().createTopic("outbox.event.prompt", 1, Map.of());
+        // a topic of its own: the MariaDB subclass may run in the same JVM, on the same broker
+        String topic = "outbox.event.prompt-" + UUID.randomUUID().toString().substring(0, 8);
+        SharedKafka.broker().createTopic(topic, 1, Map.of());
         db = TestDatabase.create(database());
-        Map<String, String> settings = RelayInstance.settings(db, "kafka:outbox.event.prompt",
+        Map<String, String> settings = RelayInstance.settings(db, "kafka:" + topic,
                 SharedKafka.broker().bootstrapServers());
         // the defaults: the safety-net poll every 5 s
         settings.remove("outbox.poll-delay-ms");
