@@ -1,6 +1,7 @@
 package io.outboxrelay.claim;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -38,11 +39,13 @@ final class EventsInFlight {
         return keys.containsKey(key);
     }
 
-    /** Adds the ids and the keys in flight in these partitions. */
-    void collect(Collection<Integer> partitions, Collection<String> ids, Set<String> keysOut) {
+    /** Adds the ids in flight in these partitions, each with its partition (index for index), and their keys. */
+    void collect(Collection<Integer> partitions, Collection<String> ids, Collection<Integer> idPartitions,
+            Set<String> keysOut) {
         for (Integer p : partitions) {
             Map<String, String> events = byPartition.getOrDefault(p, Map.of());
             ids.addAll(events.keySet());
+            idPartitions.addAll(Collections.nCopies(events.size(), p));
             keysOut.addAll(events.values());
         }
     }

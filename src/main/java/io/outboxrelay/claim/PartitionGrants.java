@@ -112,10 +112,11 @@ public class PartitionGrants {
         // never more partitions than events left to claim: each is read at least one event
         chosen = chosen.subList(0, Math.min(chosen.size(), budget));
         List<String> skipped = new ArrayList<>();
+        List<Integer> skippedPartitions = new ArrayList<>();
         Set<String> keys = new HashSet<>();
-        inFlight.collect(chosen, skipped, keys);
+        inFlight.collect(chosen, skipped, skippedPartitions, keys);
         Grant grant = new Grant(++grantsMade, List.copyOf(chosen), Math.max(1, budget / chosen.size()),
-                List.copyOf(skipped));
+                List.copyOf(skipped), List.copyOf(skippedPartitions));
         granted.addAll(chosen);
         claims.put(grant, new Claim(keys, null, null));
         return grant;
