@@ -1,10 +1,13 @@
 package io.outboxrelay.camelk;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -17,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -44,6 +48,47 @@ class CamelKManifestsTest {
         // and its two Pipes
         assertEquals(List.of("Integration outbox-relay", "Integration outbox-relay", "Kamelet postgresql-inbox-action",
                 "Kamelet postgresql-outbox-source", "Pipe outbox-to-artemis", "Pipe outbox-to-kafka"), checked);
+    }
+
+    /**
+     * The relay tells the database by outbox.db.url alone: whatever is deployed from sources (the Integration, the
+     * Kamelets) brings both JDBC drivers, at the versions the relay is built and tested with. The self-managed
+     * Integration runs the jar, which has them.
+     */
+    @Test
+    void theIntegrationAndTheKameletsBringBothJdbcDriversAtTheRelaysVersions() {
+        List<String> drivers = List.of("mvn:org.postgresql:postgresql:" + org.postgresql.util.DriverInfo.DRIVER_VERSION,
+                mariaDbDriver());
+        List<String> checked = new ArrayList<>();
+        for (Path manifest : CamelKManifests.all()) {
+            JsonNode resource = CamelKManifests.read(manifest);
+            String kind = resource.path("kind").asText();
+            JsonNode spec = resource.path("spec");
+            if (!(kind.equals("Kamelet") || kind.equals("Integration") && spec.has("sources"))) {
+                continue;
+            }
+            List<String> dependencies = new ArrayList<>();
+            spec.path("dependencies").forEach(d -> dependencies.add(d.asText()));
+            assertTrue(dependencies.containsAll(drivers), manifest + " lists " + dependencies + ", not all of "
+                    + drivers);
+            checked.add(kind + " " + resource.path("metadata").path("name").asText());
+        }
+        checked.sort(null);
+        assertEquals(List.of("Integration outbox-relay", "Kamelet postgresql-inbox-action",
+                "Kamelet postgresql-outbox-source"), checked);
+    }
+
+    /** mvn:group:artifact:version of the MariaDB driver on the test classpath (its jar's Maven properties). */
+    private static String mariaDbDriver() {
+        Properties pom = new Properties();
+        String resource = "/META-INF/maven/org.mariadb.jdbc/mariadb-java-client/pom.properties";
+        try (InputStream in = CamelKManifestsTest.class.getResourceAsStream(resource)) {
+            assertNotNull(in, resource);
+            pom.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return "mvn:org.mariadb.jdbc:mariadb-java-client:" + pom.getProperty("version");
     }
 
     @Test

@@ -8,16 +8,19 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.Payloads;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.SlowEndpoint;
 import io.outboxrelay.support.TestDatabase;
+import io.outboxrelay.support.TestDatabases;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,16 +28,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * outbox.failed-blocks-key: once an event is FAILED, later events of its key go on (false) or stay held until it is
- * replayed or deleted (true); outbox_keys_held_back counts the held keys. Other keys flow either way.
+ * replayed or deleted (true); outbox_keys_held_back counts the held keys. Other keys flow either way. On PostgreSQL and
+ * MariaDB.
  */
 @Tag("services")
 class FailedBlocksKeyTest {
 
-    @ParameterizedTest(name = "outbox.failed-blocks-key={0}")
-    @ValueSource(booleans = {false, true})
-    void laterEventsOfAFailedKey(boolean failedBlocksKey) throws Exception {
+    static Stream<Arguments> databasesAndFailedBlocksKey() {
+        return TestDatabases.cases(Arguments.of(Database.POSTGRESQL, false), Arguments.of(Database.POSTGRESQL, true),
+                Arguments.of(Database.MARIADB, false), Arguments.of(Database.MARIADB, true));
+    }
+
+    @ParameterizedTest(name = "{0}, outbox.failed-blocks-key={1}")
+    @MethodSource("databasesAndFailedBlocksKey")
+    void laterEventsOfAFailedKey(Database database, boolean failedBlocksKey) throws Exception {
         String type = typeWithSmallTopic("fbk");
-        try (TestDatabase db = TestDatabase.create()) {
+        try (TestDatabase db = TestDatabase.create(database)) {
             Map<String, String> settings = failOnFirstAttempt(db);
             settings.put("outbox.failed-blocks-key", Boolean.toString(failedBlocksKey));
             settings.put("outbox.metrics.refresh-ms", "200");
@@ -64,10 +73,11 @@ class FailedBlocksKeyTest {
      * The claim looks for heads among the oldest claimable events only (4 x batch-size), unless none of them is a
      * head: a held key with more waiting events than that must not stall the keys behind it.
      */
-    @Test
-    void aHeldKeyWithALongBacklogDoesNotStallOtherKeys() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.outboxrelay.support.TestDatabases#both")
+    void aHeldKeyWithALongBacklogDoesNotStallOtherKeys(Database database) throws Exception {
         String type = typeWithSmallTopic("fbl");
-        try (TestDatabase db = TestDatabase.create()) {
+        try (TestDatabase db = TestDatabase.create(database)) {
             Map<String, String> settings = failOnFirstAttempt(db);
             settings.put("outbox.failed-blocks-key", "true");
             settings.put("outbox.batch-size", "5");
@@ -91,28 +101,29 @@ class FailedBlocksKeyTest {
      * The failed event and a later event of its key claimed together: the later one is given back unsent, also when
      * the claim loop marks acknowledged events between the two (a slow destination, one event at a time).
      */
-    @Test
-    void aLaterEventOfTheKeyInTheSameClaimWaits() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.outboxrelay.support.TestDatabases#both")
+    void aLaterEventOfTheKeyInTheSameClaimWaits(Database database) throws Exception {
         String type = typeWithSmallTopic("fbc");
         SlowEndpoint slow = SlowEndpoint.delayingEachEvent(50);
-        try (TestDatabase db = TestDatabase.create()) {
+        try (TestDatabase db = TestDatabase.create(database)) {
             Map<String, String> settings = slow.settings(db, "relay-slow");
             settings.put("outbox.max-attempts", "1");
             settings.put("outbox.failed-blocks-key", "true");
             try (RelayInstance relay = RelayInstance.start(settings)) {
                 // one transaction, so one claim: an event of another key is acknowledged (and due to be marked)
                 // before the poison fails
-                db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES "
-                        + "(?, 'other', 'E', '{}'), (?, 'k', 'E', ?::jsonb), (?, 'k', 'E', '{\"next\": true}')",
-                        type, type, Payloads.tooBig(200_000), type);
+                UUID next = UUID.randomUUID();
+                db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) VALUES "
+                        + "(?, ?, 'other', 'E', '{}'), (?, ?, 'k', 'E', " + db.json() + "), (?, ?, 'k', 'E', '{}')",
+                        UUID.randomUUID(), type, UUID.randomUUID(), type, Payloads.tooBig(200_000), next, type);
                 await().atMost(Duration.ofSeconds(30)).until(() -> db.count(
                         "SELECT count(*) FROM outbox WHERE aggregate_id = 'k' AND status = 'FAILED'") == 1);
                 UUID otherKey = insert(db, type, "other", "{}");
                 await().atMost(Duration.ofSeconds(30)).until(() -> "PUBLISHED".equals(status(db, otherKey)));
 
                 assertEquals(List.of(Map.of("status", "PENDING", "attempts", 0)), db.query(
-                        "SELECT status, attempts FROM outbox WHERE aggregate_id = 'k' "
-                                + "AND payload @> '{\"next\": true}'"),
+                        "SELECT status, attempts FROM outbox WHERE id = ?", next),
                         "the event after the FAILED one waits, unsent");
             }
             assertEquals(2, SharedKafka.read("outbox.event." + type, 2, Duration.ofSeconds(30)).size());
@@ -136,7 +147,7 @@ class FailedBlocksKeyTest {
     private static UUID insert(TestDatabase db, String type, String key, String payload) {
         UUID id = UUID.randomUUID();
         db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) "
-                + "VALUES (?, ?, ?, 'E', ?::jsonb)",
+                + "VALUES (?, ?, ?, 'E', " + db.json() + ")",
                 id, type, key, payload);
         return id;
     }

@@ -33,7 +33,7 @@ public record DeliveryReport(int rows, int records, int missing, int duplicates,
     /** @param deliveries in the order a consumer got them (for Kafka: in each topic partition's order) */
     public static DeliveryReport of(TestDatabase db, List<Delivery> deliveries) {
         Map<String, Long> seqById = new HashMap<>();
-        db.query("SELECT id::text AS id, seq FROM outbox")
+        db.query("SELECT " + db.text("id") + " AS id, seq FROM outbox")
                 .forEach(r -> seqById.put((String) r.get("id"), (Long) r.get("seq")));
 
         Set<String> delivered = new HashSet<>();

@@ -46,7 +46,12 @@ public final class TestDatabase implements AutoCloseable {
 
     /** A database someone else created (and drops) on the shared server. */
     public static TestDatabase existing(String name) {
-        return new TestDatabase(Database.POSTGRESQL, SERVER, name);
+        return existing(Database.POSTGRESQL, name);
+    }
+
+    /** A database someone else created on the machine's server of the given kind ({@link #close()} drops it). */
+    public static TestDatabase existing(Database database, String name) {
+        return new TestDatabase(database, database == Database.MARIADB ? MARIADB_SERVER : SERVER, name);
     }
 
     /** @param server a JDBC URL ending in '/', e.g. jdbc:postgresql://127.0.0.1:5499/ */
@@ -54,7 +59,8 @@ public final class TestDatabase implements AutoCloseable {
         return createOn(Database.POSTGRESQL, server);
     }
 
-    private static TestDatabase createOn(Database database, String server) {
+    /** @param server a JDBC URL of a server of that kind ending in '/', e.g. jdbc:mariadb://127.0.0.1:3399/ */
+    public static TestDatabase createOn(Database database, String server) {
         String name = "relay_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         TestDatabase db = new TestDatabase(database, server, name);
         try (Connection admin = db.admin(); Statement st = admin.createStatement()) {
@@ -133,12 +139,37 @@ public final class TestDatabase implements AutoCloseable {
         return ((Number) query(sql, params).get(0).values().iterator().next()).longValue();
     }
 
+    /** Drops the database, ending the sessions still connected to it first (a leaked one cannot hold the drop). */
     @Override
     public void close() {
         try (Connection admin = admin(); Statement st = admin.createStatement()) {
+            if (database == Database.MARIADB) {
+                killSessions(admin);
+            }
             st.execute("DROP DATABASE IF EXISTS " + name + (database == Database.MARIADB ? "" : " WITH (FORCE)"));
         } catch (SQLException e) {
             throw new IllegalStateException("cannot drop test database " + name, e);
+        }
+    }
+
+    /** MariaDB has no DROP DATABASE ... WITH (FORCE): its sessions on the database are killed one by one. */
+    private void killSessions(Connection admin) throws SQLException {
+        List<Long> sessions = new ArrayList<>();
+        try (PreparedStatement ps = admin.prepareStatement(
+                "SELECT id FROM information_schema.PROCESSLIST WHERE db = ? AND id <> CONNECTION_ID()")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    sessions.add(rs.getLong(1));
+                }
+            }
+        }
+        for (long session : sessions) {
+            try (Statement st = admin.createStatement()) {
+                st.execute("KILL CONNECTION " + session);
+            } catch (SQLException e) {
+                // it ended by itself meanwhile ("Unknown thread id")
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * A PostgreSQL server of the test's own (initdb into a temporary directory, run as the postgres user on a free port),
  * so a test can stop and start it while the machine's shared server stays up.
  */
-public final class ThrowawayPostgres implements AutoCloseable {
+public final class ThrowawayPostgres implements ThrowawayServer {
 
     private final Path dataDir;
     private final int port;
@@ -42,18 +42,19 @@ public final class ThrowawayPostgres implements AutoCloseable {
         }
     }
 
-    /** JDBC server URL, ending in '/'. */
+    @Override
     public String serverUrl() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/";
     }
 
+    @Override
     public void start() {
         asPostgres(bin.resolve("pg_ctl").toString(), "-D", dataDir.toString(), "-w", "-t", "60",
                 "-l", dataDir.getParent().resolve("server.log").toString(),
                 "-o", "-p " + port + " -k " + dataDir.getParent() + " -c listen_addresses=127.0.0.1", "start");
     }
 
-    /** A fast shutdown: connections are cut, as in a crash or failover. */
+    @Override
     public void stop() {
         asPostgres(bin.resolve("pg_ctl").toString(), "-D", dataDir.toString(), "-w", "-m", "fast", "stop");
     }
