@@ -80,7 +80,7 @@ class CamelKRuntimeTest {
             dataSource.setURL(db.url());
             dataSource.setUser("postgres");
             assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "app.events"), 32, true)
-                    .isReady());
+                    .migrateSchema());
 
             for (int i = 0; i < KEYS * EVENTS_PER_KEY; i++) {
                 db.update("INSERT INTO app.events (aggregate_type, aggregate_id, event_type, payload) "
