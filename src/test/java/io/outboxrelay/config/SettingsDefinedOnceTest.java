@@ -110,6 +110,28 @@ class SettingsDefinedOnceTest {
     }
 
     /**
+     * No derived key: every outbox or inbox key the routes and the SQL read through {{...}} is a setting of the
+     * catalogue (a value derived from settings is a RelaySettings method, read as {{bean:relaySettings.NAME}}).
+     */
+    @Test
+    void theRoutesAndTheSqlReadOnlyTheCataloguesKeys() throws Exception {
+        Pattern placeholder = Pattern.compile("\\{\\{((outbox|inbox)\\.[a-z0-9.-]+)}}");
+        Map<String, String> readBy = new TreeMap<>();
+        for (String folder : List.of("src/main/resources/routes", "src/main/resources/sql")) {
+            try (var files = Files.walk(Path.of(folder))) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    Matcher key = placeholder.matcher(Files.readString(file));
+                    while (key.find()) {
+                        readBy.put(key.group(1), file.toString());
+                    }
+                }
+            }
+        }
+        readBy.keySet().removeAll(SettingsCatalogue.ALL.stream().map(Setting::key).toList());
+        assertEquals(Map.of(), readBy, "keys read by routes or SQL that the catalogue does not define");
+    }
+
+    /**
      * The catalogue is the source of what a setting does: its description's words open the setting's comment in
      * application.properties, its row's meaning in docs/settings.md and its Kamelet parameter's description, word for
      * word; each place goes on with what its readers need. Only the first letter's case may differ (a sentence starts
