@@ -28,9 +28,15 @@ import org.slf4j.LoggerFactory;
  * route, {@value #SINK}, which hands it to the Pipe's sink ({@code kamelet:sink}). What the sink accepts is marked
  * PUBLISHED; what it refuses is a failed attempt, as in the relay.
  * <p>
- * A Kamelet is one route template: it cannot bring routes of its own. This bean, created with the Kamelet's route,
- * installs the relay's routes and beans once the context has fully started (routes added while it starts would not
- * be started). One such source per Camel context: the relay's route ids are fixed.
+ * Why a bean that installs routes, and not the relay's path as the Kamelet's own templates: in Camel 4.18 a Kamelet
+ * is one route template holding one route. camel-yaml-dsl's KameletRoutesBuilderLoader.builder reads a Kamelet's
+ * {@code /spec/template} node into one {@code RouteTemplateDefinition} (there is no list of templates), and a
+ * RouteTemplateDefinition holds one {@code RouteDefinition} (its single field {@code route}; the YAML's {@code route}
+ * and {@code from} keys both call setRoute). The relay's path is a dozen routes that call each other (claim, publish,
+ * mark, failure, heartbeat, retention), so the Kamelet's one route is the sink's, and this bean, created with it,
+ * installs the relay's routes and beans once the context has fully started (routes added while it starts would not be
+ * started). camelk.KameletLimitTest fails when Camel lifts the limit. The routes' ids are fixed, so a context holds one
+ * outbox source: a second is refused at start ({@link #SECOND_SOURCE}).
  */
 public class KameletRelay implements CamelContextAware {
 
@@ -40,6 +46,18 @@ public class KameletRelay implements CamelContextAware {
 
     /** The Kamelet's route: every event of the outbox is sent here. */
     public static final String SINK = "direct:outbox-kamelet-sink";
+
+    /** The one-line refusal of a second outbox source in a context. */
+    static final String SECOND_SOURCE = "a second postgresql-outbox-source in one Camel context: the relay's routes "
+            + "have fixed ids and a Kamelet is one route template holding one route (Camel 4.18), so each outbox "
+            + "source needs an Integration or Pipe of its own";
+
+    /** The registry name of the context's outbox source, which a second one finds. */
+    private static final String BOUND_AS = "outboxKameletRelay";
+
+    /** The context's outbox source, as the registry holds it. */
+    private record FirstSource(KameletRelay relay) {
+    }
 
     /**
      * The relay's routes (the jar's list), but the backlog gauges (their statement reads the table every
@@ -84,6 +102,12 @@ public class KameletRelay implements CamelContextAware {
 
     @Override
     public void setCamelContext(CamelContext context) {
+        Object first = context.getRegistry().lookupByName(BOUND_AS);
+        if (first != null && ((FirstSource) first).relay() != this) {
+            throw new IllegalStateException(SECOND_SOURCE);
+        }
+        // not this bean itself: the registry would give it the context again, and again
+        context.getRegistry().bind(BOUND_AS, new FirstSource(this));
         this.context = context;
         try {
             context.addStartupListener(new StartupListener() {

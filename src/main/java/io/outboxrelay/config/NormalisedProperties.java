@@ -7,8 +7,8 @@ import org.apache.camel.spi.PropertiesComponent;
 
 /**
  * Reads and validates the relay's settings, then overrides the properties that routes and SQL text read with their
- * validated, normalised form: the qualified table names (spliced into the SQL) and the heartbeat in milliseconds (the
- * timer's period; the setting is an ISO-8601 duration).
+ * validated, normalised form: the qualified table names (spliced into the SQL). Other derived values are the
+ * settings' own methods, which the routes read from the bean ({{bean:relaySettings.heartbeatMillis}}).
  */
 final class NormalisedProperties {
 
@@ -20,7 +20,6 @@ final class NormalisedProperties {
         RelaySettings settings = RelaySettings.read(properties::resolveProperty,
                 scheme -> context.getComponent(scheme) != null);
         properties.addOverrideProperty("outbox.table", settings.table().qualified());
-        properties.addOverrideProperty("outbox.instance.heartbeat-ms", Long.toString(settings.heartbeat().toMillis()));
         return settings;
     }
 

@@ -73,7 +73,7 @@ public class RelayConfiguration implements CamelConfiguration {
         // every sql: endpoint of the routes, and of an inbox handler's steps (which join its transaction), uses it
         context.getComponent("sql", SqlComponent.class).setDataSource(dataSource);
         SchemaMigration schema = new SchemaMigration(dataSource, settings.database(), settings.dbUrl(),
-                settings.table(), settings.partitions(), settings.migrate());
+                settings.table(), settings.partitions(), settings.schemaMigrate());
         registry.bind("schemaMigration", schema);
         // migrates as the context starts when the database is up; otherwise the heartbeat route keeps trying
         addService(context, schema);

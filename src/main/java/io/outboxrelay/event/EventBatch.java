@@ -86,8 +86,8 @@ public final class EventBatch {
         return published.contains(id);
     }
 
-    /** The event's failure was recorded: the rest of its key waits for it. */
-    public void failed(String id) {
+    /** The event's failure was recorded: the rest of its key is not sent, and waits for it. */
+    public void holdBackKeyOf(String id) {
         failedKeys.add(event(id).key());
     }
 

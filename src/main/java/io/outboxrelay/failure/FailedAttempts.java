@@ -41,7 +41,7 @@ public class FailedAttempts {
      */
     public void reportRecorded(@Body String status, @ExchangeProperty(ExchangeNames.BATCH) EventBatch batch,
             @ExchangeProperty(ExchangeNames.EVENT_ID) String id, Exchange exchange) {
-        batch.failed(id);
+        batch.holdBackKeyOf(id);
         if (status == null) {
             LOG.debug("event {} failed ({}), not recorded: no longer PENDING or no longer this instance's", id,
                     exchange.getMessage().getHeader(ExchangeNames.ERROR));
@@ -59,7 +59,7 @@ public class FailedAttempts {
      */
     public void leaveForTheNextClaim(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch,
             @ExchangeProperty(ExchangeNames.EVENT_ID) String id, Exchange exchange) {
-        batch.failed(id);
+        batch.holdBackKeyOf(id);
         batch.stopSending();
         LOG.info("event {} not sent: the relay is stopping ({}); it and the rest of its claim stay PENDING, untouched",
                 id, exchange.getMessage().getHeader(ExchangeNames.ERROR));

@@ -25,9 +25,9 @@ import org.springframework.core.NestedExceptionUtils;
  * after checking the server is one the outbox can live on (a MariaDB older than 10.7 is bad configuration). Each outbox
  * table keeps its own history table beside it, so several outboxes can share a schema; Flyway's advisory lock lets
  * several relays start at once. A Camel service: it migrates as the context starts. A database that is down at startup
- * is not an error: the heartbeat route asks {@link #isReady()} before each beat, which migrates as soon as the database
- * answers. An outbox already at {@link #LATEST_VERSION} is recognised by one query of its history table, without Flyway
- * (loading and scanning it is most of a second of the relay's start).
+ * is not an error: the heartbeat route calls {@link #migrateSchema()} before each beat, which migrates as soon as the
+ * database answers. An outbox already at {@link #LATEST_VERSION} is recognised by one query of its history table,
+ * without Flyway (loading and scanning it is most of a second of the relay's start).
  */
 public class SchemaMigration extends ServiceSupport {
 
@@ -75,7 +75,7 @@ public class SchemaMigration extends ServiceSupport {
 
     @Override
     protected void doStart() {
-        isReady();
+        migrateSchema();
     }
 
     /** @return true once the migrations are applied (or migration is turned off) and checked, without trying */
@@ -83,8 +83,12 @@ public class SchemaMigration extends ServiceSupport {
         return ready;
     }
 
-    /** @return true once the migrations are applied (or migration is turned off); tries again while it is not */
-    public boolean isReady() {
+    /**
+     * Migrates the outbox unless that was done (or migration is turned off): once done, answers at once.
+     *
+     * @return true once the migrations are applied (or migration is turned off) and checked
+     */
+    public boolean migrateSchema() {
         if (!ready) {
             synchronized (this) {
                 if (!ready) {

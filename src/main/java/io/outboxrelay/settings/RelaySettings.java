@@ -1,55 +1,28 @@
 package io.outboxrelay.settings;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 import static io.outboxrelay.settings.SettingsCatalogue.AMQP_BROKER_URL;
-import static io.outboxrelay.settings.SettingsCatalogue.ARCHIVE_RETENTION;
-import static io.outboxrelay.settings.SettingsCatalogue.BACKOFF_INITIAL;
-import static io.outboxrelay.settings.SettingsCatalogue.BACKOFF_MAX;
-import static io.outboxrelay.settings.SettingsCatalogue.BATCH_SIZE;
-import static io.outboxrelay.settings.SettingsCatalogue.CONCURRENT_CLAIMS;
-import static io.outboxrelay.settings.SettingsCatalogue.DB_PASSWORD;
-import static io.outboxrelay.settings.SettingsCatalogue.DB_POOL_SIZE;
 import static io.outboxrelay.settings.SettingsCatalogue.DB_URL;
-import static io.outboxrelay.settings.SettingsCatalogue.DB_USER;
 import static io.outboxrelay.settings.SettingsCatalogue.ENDPOINT;
-import static io.outboxrelay.settings.SettingsCatalogue.FAILED_BLOCKS_KEY;
-import static io.outboxrelay.settings.SettingsCatalogue.HEALTH_PROBE_INTERVAL_MS;
-import static io.outboxrelay.settings.SettingsCatalogue.HEARTBEAT;
 import static io.outboxrelay.settings.SettingsCatalogue.INSTANCE_ID;
-import static io.outboxrelay.settings.SettingsCatalogue.JMS_BROKER_URL;
 import static io.outboxrelay.settings.SettingsCatalogue.KAFKA_BROKERS;
-import static io.outboxrelay.settings.SettingsCatalogue.LEASE;
-import static io.outboxrelay.settings.SettingsCatalogue.MAXIMUM_REDELIVERIES;
-import static io.outboxrelay.settings.SettingsCatalogue.MAX_ATTEMPTS;
-import static io.outboxrelay.settings.SettingsCatalogue.METRICS_REFRESH_MS;
-import static io.outboxrelay.settings.SettingsCatalogue.MIGRATE;
-import static io.outboxrelay.settings.SettingsCatalogue.PARTITIONS;
-import static io.outboxrelay.settings.SettingsCatalogue.POLL_DELAY_MS;
-import static io.outboxrelay.settings.SettingsCatalogue.REDELIVERY_BACKOFF_MULTIPLIER;
-import static io.outboxrelay.settings.SettingsCatalogue.REDELIVERY_DELAY_MS;
-import static io.outboxrelay.settings.SettingsCatalogue.RETENTION;
-import static io.outboxrelay.settings.SettingsCatalogue.RETENTION_BATCH_SIZE;
-import static io.outboxrelay.settings.SettingsCatalogue.RETENTION_INTERVAL_MS;
-import static io.outboxrelay.settings.SettingsCatalogue.RETENTION_MODE;
-import static io.outboxrelay.settings.SettingsCatalogue.ROUTES_DIR;
 import static io.outboxrelay.settings.SettingsCatalogue.SCHEMAS_DIR;
-import static io.outboxrelay.settings.SettingsCatalogue.SOURCE;
-import static io.outboxrelay.settings.SettingsCatalogue.STALE_AFTER;
 import static io.outboxrelay.settings.SettingsCatalogue.TABLE;
-import static io.outboxrelay.settings.SettingsCatalogue.WAKE_UP;
-import static io.outboxrelay.settings.SettingsCatalogue.WAKE_UP_MAX_INTERVAL_MS;
-import static io.outboxrelay.settings.SettingsCatalogue.WAKE_UP_MIN_INTERVAL_MS;
 
 /**
  * Every outbox setting, read once through the catalogue ({@link SettingsCatalogue}: type, default, range or choices)
  * and validated before any route starts; the rules between settings and the forms of a few values are
- * {@link SettingRules}'. application.properties, environment variables and system properties give the values through
- * Camel's properties component; the routes read the same keys through {{...}} placeholders, so a value that passes here
- * is the value the SQL and endpoints see.
+ * {@link SettingRules}'. Each component is named after the key of the setting that fills it
+ * ({@link Setting#componentName()}: outbox.db.pool-size fills dbPoolSize), and is filled by that name, not by its
+ * position ({@link SettingsByName}). application.properties, environment variables and system properties give the
+ * values through Camel's properties component; the routes read the same keys through {{...}} placeholders, so a value
+ * that passes here is the value the SQL and endpoints see.
  */
 public record RelaySettings(
         String dbUrl,
@@ -57,9 +30,8 @@ public record RelaySettings(
         String dbPassword,
         int dbPoolSize,
         TableName table,
-        boolean migrate,
+        boolean schemaMigrate,
         String endpoint,
-        String endpointScheme,
         String jmsBrokerUrl,
         String amqpBrokerUrl,
         String source,
@@ -72,10 +44,10 @@ public record RelaySettings(
         Duration lease,
         String instanceId,
         int partitions,
-        Duration heartbeat,
-        Duration staleAfter,
+        Duration instanceHeartbeat,
+        Duration instanceStaleAfter,
         int maxAttempts,
-        int maximumRedeliveries,
+        int redeliveryMaximumRedeliveries,
         int redeliveryDelayMs,
         double redeliveryBackoffMultiplier,
         Duration backoffInitial,
@@ -92,6 +64,14 @@ public record RelaySettings(
         String schemasDir) {
 
     /**
+     * The settings a relay's components hold: the catalogue's outbox.* settings but the console's (ConsoleSettings').
+     * camel.component.kafka.brokers is Camel's own, checked here only; inbox.* are InboxSettings'.
+     */
+    static final List<Setting> SETTINGS = SettingsCatalogue.ALL.stream()
+            .filter(setting -> setting.key().startsWith("outbox.") && !setting.key().startsWith("outbox.console."))
+            .toList();
+
+    /**
      * How new events are found (outbox.wake-up): watching the outbox's sequence (the default), watching the claim
      * index (the other candidate measured), or LISTEN for a trigger the user installed.
      */
@@ -106,48 +86,15 @@ public record RelaySettings(
      */
     public static RelaySettings read(Function<String, Optional<String>> property, Predicate<String> componentExists) {
         SettingsReader r = new SettingsReader(property);
-        String endpoint = r.text(ENDPOINT);
-        String endpointScheme = SettingRules.endpointScheme(endpoint, componentExists);
+        SettingRules.endpointScheme(r.text(ENDPOINT), componentExists);
         r.text(KAFKA_BROKERS);
-        RelaySettings settings = new RelaySettings(
-                dbUrl(r),
-                r.text(DB_USER),
-                r.optionalText(DB_PASSWORD),
-                r.integer(DB_POOL_SIZE),
-                TableName.parse(TABLE.key(), r.text(TABLE)),
-                r.bool(MIGRATE),
-                endpoint,
-                endpointScheme,
-                r.text(JMS_BROKER_URL),
-                SettingRules.amqpBrokerUrl(r.text(AMQP_BROKER_URL)),
-                r.text(SOURCE),
-                r.integer(BATCH_SIZE),
-                r.integer(CONCURRENT_CLAIMS),
-                r.integer(POLL_DELAY_MS),
-                r.choice(WAKE_UP, WakeUp.class),
-                r.integer(WAKE_UP_MIN_INTERVAL_MS),
-                r.integer(WAKE_UP_MAX_INTERVAL_MS),
-                r.duration(LEASE),
-                SettingRules.instanceId(r.optionalText(INSTANCE_ID)),
-                r.integer(PARTITIONS),
-                r.duration(HEARTBEAT),
-                r.duration(STALE_AFTER),
-                r.integer(MAX_ATTEMPTS),
-                r.integer(MAXIMUM_REDELIVERIES),
-                r.integer(REDELIVERY_DELAY_MS),
-                r.decimal(REDELIVERY_BACKOFF_MULTIPLIER),
-                r.duration(BACKOFF_INITIAL),
-                r.duration(BACKOFF_MAX),
-                r.bool(FAILED_BLOCKS_KEY),
-                r.duration(RETENTION),
-                r.choice(RETENTION_MODE, RetentionMode.class),
-                r.integer(RETENTION_INTERVAL_MS),
-                r.integer(RETENTION_BATCH_SIZE),
-                r.optionalDuration(ARCHIVE_RETENTION),
-                r.integer(METRICS_REFRESH_MS),
-                r.integer(HEALTH_PROBE_INTERVAL_MS),
-                r.text(ROUTES_DIR),
-                schemasDir(r));
+        // the few values with a form of their own, beyond their setting's type and range
+        Map<Setting, Function<String, Object>> forms = Map.of(
+                DB_URL, RelaySettings::checkedDbUrl,
+                TABLE, table -> TableName.parse(TABLE.key(), table),
+                AMQP_BROKER_URL, SettingRules::amqpBrokerUrl,
+                INSTANCE_ID, SettingRules::instanceId);
+        RelaySettings settings = SettingsByName.read(RelaySettings.class, r, forms);
         SettingRules.checkTogether(settings);
         settings.database().checkSupported(settings);
         return settings;
@@ -163,9 +110,22 @@ public record RelaySettings(
 
     /** outbox.db.url, checked the same way for the relay and the operator commands ({@link OperatorSettings}). */
     static String dbUrl(SettingsReader r) {
-        String dbUrl = r.text(DB_URL);
+        return checkedDbUrl(r.text(DB_URL));
+    }
+
+    private static String checkedDbUrl(String dbUrl) {
         Database.of(DB_URL.key(), dbUrl);
         return dbUrl;
+    }
+
+    /** The scheme of outbox.endpoint (kafka, jms, amqp, ...), a Camel component's: checked when read. */
+    public String endpointScheme() {
+        return endpoint.substring(0, endpoint.indexOf(':'));
+    }
+
+    /** outbox.instance.heartbeat in milliseconds: the heartbeat timer's period (routes/heartbeat.camel.yaml). */
+    public long heartbeatMillis() {
+        return instanceHeartbeat.toMillis();
     }
 
     /** The database outbox.db.url names (checked when read). */
@@ -176,7 +136,7 @@ public record RelaySettings(
     // Durations as the SQL statements bind them (PostgreSQL reads ISO-8601 as an interval)
 
     public String staleAfterInterval() {
-        return staleAfter.toString();
+        return instanceStaleAfter.toString();
     }
 
     public String leaseInterval() {

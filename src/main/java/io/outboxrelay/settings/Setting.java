@@ -4,6 +4,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
+import org.apache.camel.util.StringHelper;
+
 /**
  * One setting of the relay, as {@link SettingsCatalogue} defines it once: its key, type, default, range or choices,
  * what it does, and the outbox Kamelet's parameter that sets it (if any). application.properties, docs/settings.md and
@@ -21,6 +23,15 @@ public record Setting(String key, Type type, String defaultValue, double min, do
 
     /** How a value is read and checked. */
     public enum Type { TEXT, OPTIONAL_TEXT, SECRET, INTEGER, DECIMAL, BOOLEAN, DURATION, OPTIONAL_DURATION, CHOICE }
+
+    /**
+     * The name of the settings record's component it fills: the key after "outbox.", in camel case
+     * (outbox.db.pool-size: dbPoolSize; outbox.instance.heartbeat: instanceHeartbeat; inbox.table: inboxTable).
+     */
+    public String componentName() {
+        String name = key.startsWith("outbox.") ? key.substring("outbox.".length()) : key;
+        return StringHelper.dashToCamelCase(name.replace('.', '-'));
+    }
 
     /** The environment variable that overrides it: upper case, '.' and '-' become '_'. */
     public String environmentName() {

@@ -38,14 +38,14 @@ final class SettingRules {
             throw new InvalidSettingException(BACKOFF_MAX.key(), s.backoffMax().toString(),
                     "must not be shorter than outbox.backoff.initial (" + s.backoffInitial() + ")");
         }
-        if (s.lease().compareTo(s.heartbeat().multipliedBy(3)) < 0) {
+        if (s.lease().compareTo(s.instanceHeartbeat().multipliedBy(3)) < 0) {
             // a lease renewed by every heartbeat must survive two missed ones
             throw new InvalidSettingException(LEASE.key(), s.lease().toString(),
-                    "must be at least 3 x outbox.instance.heartbeat (" + s.heartbeat() + ")");
+                    "must be at least 3 x outbox.instance.heartbeat (" + s.instanceHeartbeat() + ")");
         }
-        if (s.staleAfter().compareTo(s.heartbeat().multipliedBy(2)) < 0) {
-            throw new InvalidSettingException(STALE_AFTER.key(), s.staleAfter().toString(),
-                    "must be at least 2 x outbox.instance.heartbeat (" + s.heartbeat() + ")");
+        if (s.instanceStaleAfter().compareTo(s.instanceHeartbeat().multipliedBy(2)) < 0) {
+            throw new InvalidSettingException(STALE_AFTER.key(), s.instanceStaleAfter().toString(),
+                    "must be at least 2 x outbox.instance.heartbeat (" + s.instanceHeartbeat() + ")");
         }
         if (s.dbPoolSize() <= s.concurrentClaims() + POOL_BESIDES_CLAIMS) {
             // a claim waiting for a connection holds its partitions and keys the whole time

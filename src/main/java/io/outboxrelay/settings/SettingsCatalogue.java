@@ -17,14 +17,14 @@ public final class SettingsCatalogue {
 
     public static final Setting DB_URL = Setting.of("outbox.db.url", TEXT,
             "jdbc:postgresql://localhost:5432/postgres",
-            "JDBC URL of the database holding the outbox (jdbc:postgresql: or jdbc:mariadb:)")
+            "JDBC URL of the database holding the outbox")
             .kamelet("databaseUrl");
     public static final Setting DB_USER = Setting.of("outbox.db.user", TEXT, "postgres", "database user")
             .kamelet("username");
     public static final Setting DB_PASSWORD = Setting.of("outbox.db.password", SECRET, "",
             "database password (never logged)").kamelet("password");
-    /** At least 4: the new-events watch (or the insert listener) holds one; claims, the heartbeat, metrics and
-     * retention share the others. */
+    /** At least 4: the new-events watch (with outbox.wake-up=notify, the insert listener) holds one; claims, the
+     * heartbeat, metrics and retention share the others. */
     public static final Setting DB_POOL_SIZE = Setting.integer("outbox.db.pool-size", "8", 4, 100,
             "connections in the relay's pool");
     public static final Setting TABLE = Setting.of("outbox.table", TEXT, "outbox",
@@ -38,74 +38,76 @@ public final class SettingsCatalogue {
     public static final Setting JMS_BROKER_URL = Setting.of("outbox.jms.broker-url", TEXT, "tcp://localhost:61616",
             "ActiveMQ Artemis broker of jms: endpoints");
     public static final Setting AMQP_BROKER_URL = Setting.of("outbox.amqp.broker-url", TEXT, "amqp://localhost:5672",
-            "AMQP 1.0 broker of amqp: endpoints, a Qpid JMS URL");
-    public static final Setting SOURCE = Setting.of("outbox.source", TEXT, "/outbox", "CloudEvents source")
-            .kamelet("source");
+            "AMQP 1.0 broker (e.g. RabbitMQ) of amqp: endpoints, as a Qpid JMS URL");
+    public static final Setting SOURCE = Setting.of("outbox.source", TEXT, "/outbox",
+            "CloudEvents source attribute of every event").kamelet("source");
     public static final Setting BATCH_SIZE = Setting.integer("outbox.batch-size", "2000", 1, 10_000,
             "events claimed and not yet marked PUBLISHED by an instance, at most").kamelet("batchSize");
     public static final Setting CONCURRENT_CLAIMS = Setting.integer("outbox.concurrent-claims", "4", 1, 64,
             "claims in progress at once");
     public static final Setting PARTITIONS = Setting.integer("outbox.partitions", "32", 1, 4_096,
-            "partitions of the outbox, fixed when it is created").kamelet("partitions");
+            "partitions of the outbox").kamelet("partitions");
     public static final Setting HEARTBEAT = Setting.of("outbox.instance.heartbeat", DURATION, "PT2S",
-            "how often an instance renews its leases and shares out partitions");
+            "how often an instance renews its partitions' leases and takes or gives up partitions");
     public static final Setting STALE_AFTER = Setting.of("outbox.instance.stale-after", DURATION, "PT6S",
-            "an instance silent this long no longer counts (at least 2 heartbeats)");
+            "an instance silent for this long no longer counts when partitions are shared out");
     public static final Setting LEASE = Setting.of("outbox.lease", DURATION, "PT6S",
-            "how long a partition stays with an instance after its last heartbeat (at least 3 heartbeats)")
+            "how long a partition stays with an instance after its last heartbeat")
             .kamelet("leaseSeconds");
     public static final Setting WAKE_UP = Setting.choice("outbox.wake-up", RelaySettings.WakeUp.SEQUENCE,
             "how new events are found");
     public static final Setting WAKE_UP_MIN_INTERVAL_MS = Setting.integer("outbox.wake-up.min-interval-ms", "5", 1,
             1_000, "pause between two looks at the sequence while events arrive");
     public static final Setting WAKE_UP_MAX_INTERVAL_MS = Setting.integer("outbox.wake-up.max-interval-ms", "25", 1,
-            10_000, "longest pause between two looks at the sequence while none arrive");
+            10_000, "longest pause between two looks at the sequence while no events arrive");
     public static final Setting POLL_DELAY_MS = Setting.integer("outbox.poll-delay-ms", "5000", 1, 3_600_000,
-            "the safety net's interval: a look at every partition").kamelet("pollDelay");
+            "safety-net interval, in ms").kamelet("pollDelay");
     public static final Setting INSTANCE_ID = Setting.of("outbox.instance-id", OPTIONAL_TEXT, "",
-            "this instance's name (a suffix of its own is added); empty: host and process id");
+            "this instance's name in the instances and partitions tables");
     public static final Setting MAX_ATTEMPTS = Setting.integer("outbox.max-attempts", "10", 1, 1_000,
             "failed attempts before an event becomes FAILED").kamelet("maxAttempts");
     public static final Setting MAXIMUM_REDELIVERIES = Setting.integer("outbox.redelivery.maximum-redeliveries",
             "3", 0, 100, "in-process redeliveries of a failed send before the attempt counts");
     public static final Setting REDELIVERY_DELAY_MS = Setting.integer("outbox.redelivery.delay-ms", "100", 0,
-            600_000, "first redelivery's delay");
+            600_000, "first redelivery's delay, in ms");
     public static final Setting REDELIVERY_BACKOFF_MULTIPLIER = new Setting("outbox.redelivery.backoff-multiplier",
-            DECIMAL, "2", 1, 100, List.of(), "each redelivery's delay times this", null);
+            DECIMAL, "2", 1, 100, List.of(), "multiplier of the redelivery delay after each redelivery", null);
     public static final Setting BACKOFF_INITIAL = Setting.of("outbox.backoff.initial", DURATION, "PT5S",
-            "wait before an event's next attempt, doubling with each").kamelet("backoffSeconds");
+            "delay before the next attempt after the first failed one, doubling with each attempt")
+            .kamelet("backoffSeconds");
     public static final Setting BACKOFF_MAX = Setting.of("outbox.backoff.max", DURATION, "PT10M",
-            "longest wait between two attempts").kamelet("maxBackoffSeconds");
+            "longest delay between two attempts").kamelet("maxBackoffSeconds");
     public static final Setting FAILED_BLOCKS_KEY = Setting.of("outbox.failed-blocks-key", BOOLEAN, "false",
-            "a FAILED event holds its key's later events until replayed or deleted");
+            "true: a FAILED event holds back later events of its key until it is replayed or deleted");
     public static final Setting SCHEMAS_DIR = Setting.of("outbox.schemas-dir", OPTIONAL_TEXT, "",
-            "directory of event schemas (<aggregate_type>/<event_type>.schema.json); empty: none");
+            "directory (relative to the working directory) of JSON Schema files, "
+                    + "<aggregate_type>/<event_type>.schema.json");
     public static final Setting RETENTION = Setting.of("outbox.retention", DURATION, "P7D",
-            "PUBLISHED rows older than this are deleted or archived");
+            "how long PUBLISHED rows are kept");
     public static final Setting RETENTION_INTERVAL_MS = Setting.integer("outbox.retention.interval-ms", "600000",
-            1_000, Integer.MAX_VALUE, "how often the janitor runs");
+            1_000, Integer.MAX_VALUE, "how often the retention janitor runs, in ms");
     public static final Setting RETENTION_BATCH_SIZE = Setting.integer("outbox.retention.batch-size", "5000", 1,
-            1_000_000, "rows per janitor statement");
+            1_000_000, "rows deleted (or archived) per statement");
     public static final Setting RETENTION_MODE = Setting.choice("outbox.retention.mode",
-            RelaySettings.RetentionMode.DELETE, "delete old rows, or move them to the archive table");
+            RelaySettings.RetentionMode.DELETE, "what retention does with published rows past outbox.retention");
     public static final Setting ARCHIVE_RETENTION = Setting.of("outbox.archive.retention", OPTIONAL_DURATION, "",
-            "archived rows older than this are dropped a month at a time; empty: kept");
+            "how long archived rows are kept, counted from when they were archived");
     public static final Setting ROUTES_DIR = Setting.of("outbox.routes-dir", TEXT, "routes",
-            "directory of extra YAML routes");
+            "directory (relative to the working directory) of extra YAML routes");
     public static final Setting METRICS_REFRESH_MS = Setting.integer("outbox.metrics.refresh-ms", "10000", 100,
-            3_600_000, "how often the backlog gauges are read");
+            3_600_000, "how often the backlog gauges are read from the table, in ms");
     public static final Setting HEALTH_PROBE_INTERVAL_MS = Setting.integer("outbox.health.probe-interval-ms", "5000",
-            100, 600_000, "how often readiness probes the database and the broker");
+            100, 600_000, "how often the readiness checks probe the database and the broker, in ms");
     public static final Setting CONSOLE_VIEWERS = Setting.of("outbox.console.viewers", OPTIONAL_TEXT, "",
-            "htpasswd file (bcrypt) of the console's viewers; empty, with no operators: console off");
+            "htpasswd file (bcrypt) of the console's viewers, who read");
     public static final Setting CONSOLE_OPERATORS = Setting.of("outbox.console.operators", OPTIONAL_TEXT, "",
             "htpasswd file (bcrypt) of the console's operators, who may also replay");
     public static final Setting INBOX_TABLE = Setting.of("inbox.table", TEXT, "inbox",
             "inbox table, optionally schema-qualified");
     public static final Setting INBOX_MIGRATE = Setting.of("inbox.schema.migrate", BOOLEAN, "true",
-            "create the inbox table at a consumer's first message");
+            "create and upgrade the inbox table when a consumer first uses it");
     public static final Setting INBOX_RETENTION = Setting.of("inbox.retention", DURATION, "P7D",
-            "inbox rows older than this are deleted");
+            "how long a consumed message's id is kept");
 
     /** Every setting, in docs/settings.md's order. */
     public static final List<Setting> ALL = List.of(DB_URL, DB_USER, DB_PASSWORD, DB_POOL_SIZE, TABLE, MIGRATE,

@@ -6,12 +6,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import io.outboxrelay.settings.Database;
 import org.apache.camel.CamelContext;
+import org.springframework.util.PlaceholderResolutionException;
+import org.springframework.util.PropertyPlaceholderHelper;
 
 /**
  * The relay's SQL lives in src/main/resources/sql/&lt;dialect&gt;/*.sql (one folder per database,
@@ -28,7 +28,14 @@ public final class OutboxSql {
             "delete-released-holds",
             "backlog-stats", "inbox-record", "inbox-delete-expired");
 
-    private static final Pattern FRAGMENT = Pattern.compile("\\{\\{sql:([a-z-]+)}}");
+    /** How a shared fragment is named in a placeholder: {@code {{sql:NAME}}}. */
+    private static final String FRAGMENT = "sql:";
+    /** Every placeholder resolved (no default values after ':', which a fragment's name would read as one). */
+    private static final PropertyPlaceholderHelper ALL_PLACEHOLDERS = new PropertyPlaceholderHelper("{{", "}}", null,
+            null, false);
+    /** The fragments spliced, the settings' placeholders left as they are, for Camel to resolve. */
+    private static final PropertyPlaceholderHelper FRAGMENTS_ONLY = new PropertyPlaceholderHelper("{{", "}}", null,
+            null, true);
 
     private OutboxSql() {
     }
@@ -66,17 +73,13 @@ public final class OutboxSql {
 
     /** {@link #resolved(String, Map)} in the given database's dialect. */
     public static String resolved(Database database, String name, Map<String, String> values) {
-        String sql = load(database, name);
-        for (Map.Entry<String, String> value : values.entrySet()) {
-            sql = sql.replace("{{" + value.getKey() + "}}", value.getValue());
+        try {
+            return ALL_PLACEHOLDERS.replacePlaceholders(read(database, name), placeholder ->
+                    placeholder.startsWith(FRAGMENT) ? fragment(database, placeholder) : values.get(placeholder));
+        } catch (PlaceholderResolutionException e) {
+            throw new IllegalStateException(resource(database, name) + ": no value for {{" + e.getPlaceholder()
+                    + "}}");
         }
-        int unresolved = sql.indexOf("{{");
-        if (unresolved >= 0) {
-            int end = sql.indexOf("}}", unresolved);
-            throw new IllegalStateException(resource(database, name) + ": no value for "
-                    + sql.substring(unresolved, end < 0 ? sql.length() : end + 2));
-        }
-        return sql;
     }
 
     /**
@@ -88,17 +91,17 @@ public final class OutboxSql {
     }
 
     static String load(Database database, String name) {
-        String sql = read(database, name);
-        Matcher fragment = FRAGMENT.matcher(sql);
-        StringBuilder expanded = new StringBuilder();
-        while (fragment.find()) {
-            // the fragment without its own comment, which says what it is where it is written
-            String text = load(database, fragment.group(1)).lines().filter(line -> !line.strip().startsWith("--"))
-                    .collect(Collectors.joining("\n"));
-            fragment.appendReplacement(expanded, Matcher.quoteReplacement(text.strip()));
-        }
-        fragment.appendTail(expanded);
-        return expanded.toString();
+        return FRAGMENTS_ONLY.replacePlaceholders(read(database, name), placeholder ->
+                placeholder.startsWith(FRAGMENT) ? fragment(database, placeholder) : null);
+    }
+
+    /**
+     * A fragment's text without its own comment, which says what it is where it is written; the placeholders in it
+     * are resolved with the statement's.
+     */
+    private static String fragment(Database database, String placeholder) {
+        return read(database, placeholder.substring(FRAGMENT.length())).lines()
+                .filter(line -> !line.strip().startsWith("--")).collect(Collectors.joining("\n")).strip();
     }
 
     private static String resource(Database database, String name) {

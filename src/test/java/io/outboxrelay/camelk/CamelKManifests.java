@@ -3,6 +3,7 @@ package io.outboxrelay.camelk;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -68,9 +69,21 @@ final class CamelKManifests {
         return SCHEMAS.getSchema(strict(crdSchema(resource.path("kind").asText()))).validate(resource);
     }
 
-    /** Errors of a Pipe's or binding's Kamelet properties against the Kamelet's own definition. */
+    /**
+     * Errors of a Pipe's or binding's Kamelet properties against the Kamelet's own definition. The CRD types a
+     * property's minimum and maximum as strings (Go's json.Number, a JSON number written as text); Camel K hands them
+     * on as numbers, and so are they read here.
+     */
     static List<Error> validateProperties(JsonNode kamelet, JsonNode properties) {
-        Schema schema = SCHEMAS.getSchema(kamelet.path("spec").path("definition"));
+        JsonNode definition = kamelet.path("spec").path("definition").deepCopy();
+        definition.path("properties").forEach(property -> {
+            for (String bound : List.of("minimum", "maximum")) {
+                if (property.path(bound).isTextual()) {
+                    ((ObjectNode) property).put(bound, new BigDecimal(property.path(bound).asText()));
+                }
+            }
+        });
+        Schema schema = SCHEMAS.getSchema(definition);
         return schema.validate(properties);
     }
 

@@ -137,6 +137,14 @@ class CamelKManifestsTest {
                 .map(Error::toString).collect(Collectors.toSet());
         assertTrue(errors.stream().anyMatch(e -> e.contains("username")), "username is required: " + errors);
         assertTrue(errors.stream().anyMatch(e -> e.contains("batchSize")), "batchSize is an integer: " + errors);
+        // the catalogue's ranges (config.SettingsDefinedOnceTest): 1 to 10000 events, partitions up to 4096
+        ObjectNode outOfRange = CamelKManifests.YAML.createObjectNode().put("databaseUrl", "jdbc:postgresql://db/app")
+                .put("username", "app").put("batchSize", 10_001).put("partitions", 0);
+        Set<String> refused = CamelKManifests.validateProperties(kamelet, outOfRange).stream()
+                .map(Error::toString).collect(Collectors.toSet());
+        assertTrue(refused.stream().anyMatch(e -> e.contains("batchSize")), "at most 10000: " + refused);
+        assertTrue(refused.stream().anyMatch(e -> e.contains("partitions")), "at least 1: " + refused);
+        assertEquals(2, refused.size(), refused.toString());
     }
 
     @Test

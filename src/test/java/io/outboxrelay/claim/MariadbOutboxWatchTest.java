@@ -41,7 +41,7 @@ class MariadbOutboxWatchTest {
             MariaDbDataSource dataSource = new MariaDbDataSource(db.url());
             dataSource.setUser(db.user());
             assertTrue(new SchemaMigration(dataSource, Database.MARIADB, db.url(),
-                    TableName.parse("outbox.table", "outbox"), 32, true).isReady());
+                    TableName.parse("outbox.table", "outbox"), 32, true).migrateSchema());
             db.update(INSERT);
             AtomicInteger news = new AtomicInteger();
             AtomicInteger settles = new AtomicInteger();

@@ -209,7 +209,8 @@ class NewEventsWatchTest {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setURL(db.url());
         dataSource.setUser("postgres");
-        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true).isReady());
+        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true)
+                .migrateSchema());
         return dataSource;
     }
 }

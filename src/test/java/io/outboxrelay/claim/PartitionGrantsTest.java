@@ -322,7 +322,7 @@ class PartitionGrantsTest {
 
         // e1 failed and its failure was recorded; its claim is over before b's statement returns, and that statement's
         // snapshot may not have the failure: it may return e2, which must not overtake e1
-        aBatch.failed("e1");
+        aBatch.holdBackKeyOf("e1");
         grants.release(a, aBatch);
         assertEquals(0, grants.heartbeatParameters().get("inFlight"), "K is no longer in flight");
         EventBatch bBatch = grants.read(b, List.of(event("e2", 0, "K"), event("x1", 0, "X")));

@@ -41,7 +41,8 @@ class SparseEventsTest {
             PGSimpleDataSource dataSource = new PGSimpleDataSource();
             dataSource.setURL(db.url());
             dataSource.setUser("postgres");
-            assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true).isReady());
+            assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true)
+                    .migrateSchema());
             db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
                     + "VALUES ('order', 'o-first', 'Placed', '{}')");
             try (RelayInstance relay = RelayInstance.start(settings)) {

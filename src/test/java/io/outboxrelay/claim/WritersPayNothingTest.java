@@ -238,7 +238,7 @@ class WritersPayNothingTest {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setURL(db.url());
         dataSource.setUser("postgres");
-        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", table), 32, true).isReady(),
+        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", table), 32, true).migrateSchema(),
                 "migrations applied to " + table);
     }
 

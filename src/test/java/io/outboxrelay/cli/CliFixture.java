@@ -40,7 +40,7 @@ final class CliFixture {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setURL(db.url());
         dataSource.setUser("postgres");
-        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", table), 32, true).isReady(),
+        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", table), 32, true).migrateSchema(),
                 "migrations applied");
         return this;
     }

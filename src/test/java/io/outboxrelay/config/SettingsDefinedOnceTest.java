@@ -1,11 +1,14 @@
 package io.outboxrelay.config;
 
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -25,15 +28,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Each setting is defined once, in the settings catalogue (settings.SettingsCatalogue: key, type, default, range,
- * choices, Kamelet parameter): application.properties gives each its default, docs/settings.md lists each with its
- * default, range and choices, and the outbox Kamelet's parameters are exactly the catalogue's, with the same defaults.
- * Fails on any drift between them.
+ * choices, description, Kamelet parameter): application.properties gives each its default, docs/settings.md lists each
+ * with its default, range and choices, the outbox Kamelet's parameters are exactly the catalogue's, with the same
+ * defaults and ranges, and each of the three describes a setting in words that open with the catalogue's. Fails on any
+ * drift between them.
  */
 class SettingsDefinedOnceTest {
 
     /** A row of docs/settings.md's table: | `key` | `default` or empty ... | meaning |. */
     private static final Pattern ROW = Pattern.compile("^\\| `([a-z][a-z0-9.-]+)` \\| (`([^`]*)`|empty)[^|]*\\|",
             Pattern.MULTILINE);
+    /** A row of docs/settings.md's table, its meaning in group 2. */
+    private static final Pattern MEANING = Pattern.compile("^\\| `([a-z][a-z0-9.-]+)` \\| [^|]* \\| (.*) \\|$",
+            Pattern.MULTILINE);
+    private static final Path KAMELET = Path.of("deploy/camel-k/kamelets/postgresql-outbox-source.kamelet.yaml");
 
     @Test
     void applicationPropertiesGivesEverySettingOfTheCatalogueItsDefault() throws Exception {
@@ -75,8 +83,7 @@ class SettingsDefinedOnceTest {
 
     @Test
     void theOutboxKameletsParametersAreTheSettingsKameletRelayMapsWithTheirDefaults() throws Exception {
-        JsonNode kamelet = new ObjectMapper(new YAMLFactory()).readTree(
-                Path.of("deploy/camel-k/kamelets/postgresql-outbox-source.kamelet.yaml").toFile());
+        JsonNode kamelet = new ObjectMapper(new YAMLFactory()).readTree(KAMELET.toFile());
         Map<String, String> defaults = relayDefaults();
         Map<String, String> expected = new TreeMap<>();
         Map<String, String> declared = new TreeMap<>();
@@ -100,6 +107,119 @@ class SettingsDefinedOnceTest {
                         e.getValue().asText()));
         assertEquals(KameletRelay.SETTINGS_OF_PARAMETERS.keySet(), passed.keySet(),
                 "the Kamelet hands every parameter to KameletRelay");
+    }
+
+    /**
+     * No derived key: every outbox or inbox key the routes and the SQL read through {{...}} is a setting of the
+     * catalogue (a value derived from settings is a RelaySettings method, read as {{bean:relaySettings.NAME}}).
+     */
+    @Test
+    void theRoutesAndTheSqlReadOnlyTheCataloguesKeys() throws Exception {
+        Pattern placeholder = Pattern.compile("\\{\\{((outbox|inbox)\\.[a-z0-9.-]+)}}");
+        Map<String, String> readBy = new TreeMap<>();
+        for (String folder : List.of("src/main/resources/routes", "src/main/resources/sql")) {
+            try (var files = Files.walk(Path.of(folder))) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    Matcher key = placeholder.matcher(Files.readString(file));
+                    while (key.find()) {
+                        readBy.put(key.group(1), file.toString());
+                    }
+                }
+            }
+        }
+        readBy.keySet().removeAll(SettingsCatalogue.ALL.stream().map(Setting::key).toList());
+        assertEquals(Map.of(), readBy, "keys read by routes or SQL that the catalogue does not define");
+    }
+
+    /**
+     * The catalogue is the source of what a setting does: its description's words open the setting's comment in
+     * application.properties, its row's meaning in docs/settings.md and its Kamelet parameter's description, word for
+     * word; each place goes on with what its readers need. Only the first letter's case may differ (a sentence starts
+     * there), and docs/settings.md's backticks are formatting, not words.
+     */
+    @Test
+    void everyDescriptionOpensWithTheCataloguesWords() throws Exception {
+        Map<String, String> comments = propertyComments();
+        Map<String, String> meanings = new HashMap<>();
+        Matcher row = MEANING.matcher(Files.readString(Path.of("docs/settings.md")));
+        while (row.find()) {
+            meanings.put(row.group(1), row.group(2).replace("`", ""));
+        }
+        JsonNode parameters = kameletParameters();
+        List<String> drifted = new ArrayList<>();
+        for (Setting setting : SettingsCatalogue.ALL) {
+            expectOpening(drifted, "application.properties", setting, comments.get(setting.key()));
+            expectOpening(drifted, "docs/settings.md", setting, meanings.get(setting.key()));
+            if (setting.kameletParameter() != null) {
+                expectOpening(drifted, "the Kamelet's " + setting.kameletParameter(), setting,
+                        parameters.path(setting.kameletParameter()).path("description").textValue());
+            }
+        }
+        assertEquals(List.of(), drifted, "descriptions that do not open with the catalogue's words");
+    }
+
+    /**
+     * The Kamelet's integer parameters carry the catalogue's range as minimum and maximum (strings: the Camel K CRD
+     * types both as text, camelk.CamelKManifests reads them as numbers); a duration given in seconds must be positive.
+     */
+    @Test
+    void theKameletsIntegerParametersCarryTheCataloguesRange() throws Exception {
+        JsonNode parameters = kameletParameters();
+        int integers = 0;
+        for (Setting setting : SettingsCatalogue.ALL) {
+            JsonNode parameter = parameters.path(String.valueOf(setting.kameletParameter()));
+            if (setting.kameletParameter() == null || !"integer".equals(parameter.path("type").asText())) {
+                continue;
+            }
+            integers++;
+            String name = setting.kameletParameter();
+            assertTrue(parameter.path("minimum").isTextual(), name + ": the CRD's minimum is a string");
+            if (setting.type() == Setting.Type.INTEGER) {
+                assertEquals(Long.toString((long) setting.min()), parameter.path("minimum").asText(), name);
+                assertEquals(Long.toString((long) setting.max()), parameter.path("maximum").asText(), name);
+            } else {
+                assertEquals(Setting.Type.DURATION, setting.type(), name);
+                assertTrue(Long.parseLong(parameter.path("minimum").asText()) >= 1, name + ": a positive duration");
+            }
+        }
+        assertEquals(7, integers, "batchSize, pollDelay, maxAttempts, partitions and three durations in seconds");
+    }
+
+    /** The setting's description opens the text, word for word; else a line saying where it drifted. */
+    private static void expectOpening(List<String> drifted, String where, Setting setting, String text) {
+        String words = setting.description();
+        boolean opens = text != null && text.length() >= words.length()
+                && text.substring(0, 1).equalsIgnoreCase(words.substring(0, 1))
+                && text.startsWith(words.substring(1), 1)
+                && (text.length() == words.length() || !Character.isLetterOrDigit(text.charAt(words.length())));
+        if (!opens) {
+            drifted.add(where + ", " + setting.key() + ": \"" + text + "\" does not open with \"" + words + "\"");
+        }
+    }
+
+    /** Each key's comment in application.properties: the comment lines right above it, joined. */
+    private static Map<String, String> propertyComments() throws Exception {
+        Map<String, String> comments = new HashMap<>();
+        List<String> comment = new ArrayList<>();
+        try (InputStream in = SettingsDefinedOnceTest.class.getClassLoader()
+                .getResourceAsStream("application.properties")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (line.startsWith("# ")) {
+                    comment.add(line.substring(2).strip());
+                } else {
+                    if (line.contains("=") && !line.startsWith("#")) {
+                        comments.put(line.substring(0, line.indexOf('=')).strip(), String.join(" ", comment));
+                    }
+                    comment.clear();
+                }
+            }
+        }
+        return comments;
+    }
+
+    private static JsonNode kameletParameters() throws Exception {
+        return new ObjectMapper(new YAMLFactory()).readTree(KAMELET.toFile()).path("spec").path("definition")
+                .path("properties");
     }
 
     @Test

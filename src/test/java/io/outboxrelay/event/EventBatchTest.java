@@ -50,7 +50,7 @@ class EventBatchTest {
 
     @Test
     void aFailedEventHoldsBackItsKeyOnly() {
-        batch.failed("a1");
+        batch.holdBackKeyOf("a1");
 
         assertFalse(batch.maySend("a2"), "a later event of the failed key waits");
         assertTrue(batch.maySend("b1"));

@@ -39,7 +39,8 @@ class ArchiveCrashIT {
             PGSimpleDataSource dataSource = new PGSimpleDataSource();
             dataSource.setURL(db.url());
             dataSource.setUser("postgres");
-            assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true).isReady());
+            assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true)
+                    .migrateSchema());
             db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, headers, status, "
                     + "attempts, published_at, created_at) SELECT 'crash', 'key-' || (n % 1000), 'Updated', "
                     + "jsonb_build_object('id', n, 'note', repeat('x', 200)), jsonb_build_object('n', n), 'PUBLISHED', "

@@ -185,7 +185,8 @@ class ArchiveTest {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setURL(db.url());
         dataSource.setUser("postgres");
-        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true).isReady());
+        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true)
+                .migrateSchema());
     }
 
     private static Map<String, String> settings(TestDatabase db, String mode) {

@@ -4,12 +4,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.RecordComponent;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,7 +45,7 @@ class RelaySettingsTest {
         assertEquals("", s.dbPassword(), "an empty password is allowed");
         assertEquals(integer("outbox.db.pool-size"), s.dbPoolSize());
         assertEquals(TableName.parse("outbox.table", text("outbox.table")), s.table());
-        assertEquals(Boolean.parseBoolean(text("outbox.schema.migrate")), s.migrate());
+        assertEquals(Boolean.parseBoolean(text("outbox.schema.migrate")), s.schemaMigrate());
         assertEquals(text("outbox.endpoint"), s.endpoint());
         assertEquals(text("outbox.endpoint").substring(0, text("outbox.endpoint").indexOf(':')), s.endpointScheme());
         assertEquals(text("outbox.jms.broker-url"), s.jmsBrokerUrl());
@@ -55,10 +60,11 @@ class RelaySettingsTest {
         assertEquals(integer("outbox.wake-up.max-interval-ms"), s.wakeUpMaxIntervalMs());
         assertEquals(duration("outbox.lease"), s.lease());
         assertEquals(integer("outbox.partitions"), s.partitions());
-        assertEquals(duration("outbox.instance.heartbeat"), s.heartbeat());
-        assertEquals(duration("outbox.instance.stale-after"), s.staleAfter());
+        assertEquals(duration("outbox.instance.heartbeat"), s.instanceHeartbeat());
+        assertEquals(2_000, s.heartbeatMillis(), "the heartbeat timer's period");
+        assertEquals(duration("outbox.instance.stale-after"), s.instanceStaleAfter());
         assertEquals(integer("outbox.max-attempts"), s.maxAttempts());
-        assertEquals(integer("outbox.redelivery.maximum-redeliveries"), s.maximumRedeliveries());
+        assertEquals(integer("outbox.redelivery.maximum-redeliveries"), s.redeliveryMaximumRedeliveries());
         assertEquals(integer("outbox.redelivery.delay-ms"), s.redeliveryDelayMs());
         assertEquals(Double.parseDouble(text("outbox.redelivery.backoff-multiplier")), s.redeliveryBackoffMultiplier());
         assertEquals(duration("outbox.backoff.initial"), s.backoffInitial());
@@ -240,6 +246,45 @@ class RelaySettingsTest {
         assertEquals(shipped.redeliveryBackoffMultiplier(), bare.redeliveryBackoffMultiplier());
     }
 
+    /**
+     * RelaySettings is built by name: each component is filled by the setting its name is made from, and each setting
+     * the relay holds has its component. Fails on a component no setting fills (or a misnamed one) and on a setting of
+     * the relay's that no component holds.
+     */
+    @Test
+    void everyComponentIsFilledByTheSettingItIsNamedAfterAndEverySettingHasItsComponent() {
+        List<String> components = Arrays.stream(RelaySettings.class.getRecordComponents())
+                .map(RecordComponent::getName).toList();
+        for (String component : components) {
+            Setting setting = SettingsByName.named(component);
+            assertTrue(RelaySettings.SETTINGS.contains(setting), component + " is filled by " + setting.key()
+                    + ", not a setting of the relay's");
+        }
+        assertEquals(new TreeSet<>(components), RelaySettings.SETTINGS.stream().map(Setting::componentName)
+                .collect(Collectors.toCollection(TreeSet::new)), "one component per setting of the relay's");
+        assertEquals("dbPoolSize", SettingsCatalogue.DB_POOL_SIZE.componentName());
+        assertEquals("instanceHeartbeat", SettingsCatalogue.HEARTBEAT.componentName());
+        assertEquals("inboxTable", SettingsCatalogue.INBOX_TABLE.componentName());
+    }
+
+    /** Two settings of one type swapped in the record would still compile: each value must land in its own field. */
+    @Test
+    void eachValueLandsInTheComponentOfItsKey() {
+        RelaySettings s = read(Map.of("outbox.wake-up.min-interval-ms", "7", "outbox.wake-up.max-interval-ms", "70",
+                "outbox.lease", "PT30S", "outbox.instance.stale-after", "PT20S", "outbox.instance.heartbeat", "PT5S",
+                "outbox.retention.interval-ms", "60000", "outbox.metrics.refresh-ms", "6000",
+                "outbox.health.probe-interval-ms", "600"));
+        assertEquals(7, s.wakeUpMinIntervalMs());
+        assertEquals(70, s.wakeUpMaxIntervalMs());
+        assertEquals(Duration.ofSeconds(30), s.lease());
+        assertEquals(Duration.ofSeconds(20), s.instanceStaleAfter());
+        assertEquals(Duration.ofSeconds(5), s.instanceHeartbeat());
+        assertEquals(5_000, s.heartbeatMillis());
+        assertEquals(60_000, s.retentionIntervalMs());
+        assertEquals(6_000, s.metricsRefreshMs());
+        assertEquals(600, s.healthProbeIntervalMs());
+    }
+
     @Test
     void aChoiceIsReadAsItsEnumConstant() {
         assertEquals(RelaySettings.WakeUp.CLAIM_INDEX, read(Map.of("outbox.wake-up", "claim-index")).wakeUp());
@@ -296,7 +341,7 @@ class RelaySettingsTest {
 
         assertEquals("outbox.instance.stale-after", e.key());
         assertEquals(Duration.ofSeconds(4), read(Map.of("outbox.instance.heartbeat", "PT2S",
-                "outbox.instance.stale-after", "PT4S")).staleAfter(), "2 x is enough");
+                "outbox.instance.stale-after", "PT4S")).instanceStaleAfter(), "2 x is enough");
     }
 
     @Test

@@ -7,7 +7,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+
+import io.outboxrelay.settings.Database;
 
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
@@ -23,6 +28,8 @@ class OutboxSqlTest {
     /** What the operator commands resolve every statement with (cli.OutboxDatabase). */
     private static final Map<String, String> OPERATOR_VALUES = Map.of("outbox.table", "app.outbox",
             "outbox.failed-blocks-key", "true", "inbox.table", "app.inbox");
+    /** A shared fragment spliced into a statement, as {@link #handWritten} finds it. */
+    private static final Pattern FRAGMENT = Pattern.compile("\\{\\{sql:([a-z-]+)}}");
 
     @Test
     void placeholdersAreReplacedByTheirValues() {
@@ -117,10 +124,55 @@ class OutboxSqlTest {
         }
     }
 
+    /**
+     * Every file of both dialects resolves to the very text the hand-written resolution gave before Spring's
+     * PropertyPlaceholderHelper did the work ({@link #handWritten}): through the operator commands' values and through
+     * a context's properties.
+     */
+    @Test
+    void everyStatementResolvesByteForByteAsTheHandWrittenResolutionDid() throws Exception {
+        Map<String, String> values = Map.of("outbox.table", "app.outbox", "inbox.table", "app.inbox");
+        try (DefaultCamelContext context = new DefaultCamelContext()) {
+            values.forEach(context.getPropertiesComponent()::addInitialProperty);
+            for (Database database : Database.values()) {
+                for (String name : statementFiles(database)) {
+                    String before = handWritten(database, name);
+                    assertEquals(before.replace("{{outbox.table}}", "app.outbox").replace("{{inbox.table}}",
+                            "app.inbox"), OutboxSql.resolved(database, name, values), database + " " + name);
+                    assertEquals(context.resolvePropertyPlaceholders(before),
+                            OutboxSql.resolved(context, database, name), database + " " + name);
+                }
+            }
+        }
+    }
+
+    /** The statement's text as OutboxSql spliced its fragments by hand, before PropertyPlaceholderHelper. */
+    private static String handWritten(Database database, String name) throws IOException {
+        String sql;
+        try (var in = OutboxSqlTest.class.getClassLoader()
+                .getResourceAsStream("sql/" + database.dialect() + "/" + name + ".sql")) {
+            sql = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Matcher fragment = FRAGMENT.matcher(sql);
+        StringBuilder expanded = new StringBuilder();
+        while (fragment.find()) {
+            String text = handWritten(database, fragment.group(1)).lines()
+                    .filter(line -> !line.strip().startsWith("--")).collect(Collectors.joining("\n"));
+            fragment.appendReplacement(expanded, Matcher.quoteReplacement(text.strip()));
+        }
+        fragment.appendTail(expanded);
+        return expanded.toString();
+    }
+
     /** The names of src/main/resources/sql/postgresql/*.sql, as built onto the classpath. */
     private static List<String> statementFiles() throws IOException, URISyntaxException {
-        Path folder = Path.of(OutboxSql.class.getClassLoader().getResource("sql/postgresql/mark.sql").toURI())
-                .getParent();
+        return statementFiles(Database.POSTGRESQL);
+    }
+
+    /** The names of src/main/resources/sql/DIALECT/*.sql, as built onto the classpath. */
+    private static List<String> statementFiles(Database database) throws IOException, URISyntaxException {
+        Path folder = Path.of(OutboxSql.class.getClassLoader().getResource("sql/" + database.dialect() + "/mark.sql")
+                .toURI()).getParent();
         try (Stream<Path> files = Files.list(folder)) {
             return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".sql"))
                     .map(n -> n.substring(0, n.length() - 4)).sorted().toList();
