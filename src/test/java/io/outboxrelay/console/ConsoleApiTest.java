@@ -323,6 +323,7 @@ class ConsoleApiTest {
         }
         assertEquals(PAGED, paged.get("failed").asLong(), summary.toString());
         assertEquals(32, summary.get("partitions").size());
+        assertTrue(summary.get("partitions").get(0).has("leaseUntil"), summary.toString());
         assertEquals(1, summary.get("instances").size());
         assertTrue(summary.get("instances").get(0).get("partitions").size() > 0, summary.toString());
         assertNull(summary.get("password"));
