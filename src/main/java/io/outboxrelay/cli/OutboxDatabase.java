@@ -11,6 +11,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.settings.InvalidSettingException;
 import io.outboxrelay.settings.OperatorSettings;
 import io.outboxrelay.sql.OutboxSql;
@@ -18,18 +19,24 @@ import org.postgresql.Driver;
 import org.springframework.core.NestedExceptionUtils;
 
 /**
- * One plain JDBC connection to the relay's database for a command, its SQL (src/main/resources/sql/cli-*.sql, the
- * validated table name spliced in as the relay's statements have it), and what a database error means to an operator.
+ * One plain JDBC connection to the relay's database (PostgreSQL or MariaDB) for a command, its SQL
+ * (src/main/resources/sql/&lt;dialect&gt;/cli-*.sql, the validated table name spliced in as the relay's statements
+ * have it), and what a database error means to an operator.
  */
 final class OutboxDatabase {
 
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
     private static final Logger DRIVER_LOG = Logger.getLogger("org.postgresql");
+    /** MariaDB's ER_SP_DOES_NOT_EXIST: a CALL of a procedure the outbox's migrations did not create. */
+    private static final int MARIADB_NO_SUCH_PROCEDURE = 1305;
 
     private OutboxDatabase() {
     }
 
     static Connection connect(OperatorSettings settings) throws DatabaseException {
+        if (settings.database() == Database.MARIADB) {
+            return connectMariaDb(settings);
+        }
         Properties properties = new Properties();
         properties.setProperty("user", settings.dbUser());
         properties.setProperty("password", settings.dbPassword());
@@ -49,6 +56,38 @@ final class OutboxDatabase {
     }
 
     /**
+     * On MariaDB the session runs as the relay's do (config.RelayConfiguration): READ COMMITTED, so that a replay's
+     * locking reads lock the rows they change and no others, and in UTC, so that timestamps read as instants.
+     */
+    private static Connection connectMariaDb(OperatorSettings settings) throws DatabaseException {
+        Properties properties = new Properties();
+        properties.setProperty("user", settings.dbUser());
+        properties.setProperty("password", settings.dbPassword());
+        properties.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_SECONDS * 1000));
+        properties.setProperty("connectionTimeZone", "UTC");
+        properties.setProperty("forceConnectionTimeZoneToSession", "true");
+        try {
+            org.mariadb.jdbc.Configuration.parse(settings.dbUrl());
+        } catch (SQLException e) {
+            throw new InvalidSettingException("outbox.db.url", settings.dbUrlForDisplay(),
+                    "not a MariaDB JDBC URL the driver can parse");
+        }
+        Connection connection;
+        try {
+            connection = new org.mariadb.jdbc.Driver().connect(settings.dbUrl(), properties);
+        } catch (SQLException e) {
+            throw new DatabaseException(
+                    "cannot connect to the database at " + settings.dbUrlForDisplay() + ": " + message(e));
+        }
+        try {
+            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            return connection;
+        } catch (SQLException e) {
+            throw failure(e, settings);
+        }
+    }
+
+    /**
      * Whether the driver can parse the URL (a bad port, ...): a bad setting rather than an unreachable database. The
      * driver's own java.util.logging warning about it would add a line to the command's one-line message on stderr.
      */
@@ -64,7 +103,7 @@ final class OutboxDatabase {
 
     /** A statement of sql/NAME.sql for the configured table. */
     static String sql(String name, OperatorSettings settings) {
-        return OutboxSql.resolved(name, Map.of("outbox.table", settings.table().qualified()));
+        return OutboxSql.resolved(settings.database(), name, Map.of("outbox.table", settings.table().qualified()));
     }
 
     /**
@@ -87,7 +126,9 @@ final class OutboxDatabase {
     static DatabaseException failure(SQLException e, OperatorSettings settings) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String message;
-        if (state.equals("42P01") || state.equals("3F000")) {
+        // PostgreSQL: no such table or schema; MariaDB: no such table, or no such procedure of its migrations
+        if (state.equals("42P01") || state.equals("3F000") || state.equals("42S02")
+                || settings.database() == Database.MARIADB && e.getErrorCode() == MARIADB_NO_SUCH_PROCEDURE) {
             message = "no outbox table " + settings.table().qualified() + " in the database at "
                     + settings.dbUrlForDisplay() + " (check outbox.table; the relay creates the table when it starts): "
                     + message(e);

@@ -17,6 +17,7 @@ import java.util.UUID;
 import io.outboxrelay.replay.AuditTrail;
 import io.outboxrelay.replay.FailedEventsReplay;
 import io.outboxrelay.settings.OperatorSettings;
+import io.outboxrelay.sql.SqlLists;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,8 +25,9 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * The {@code replay} command: FAILED rows become PENDING again, attempts 0, due now (cli-replay.sql), in one
- * transaction that also moves the outbox's sequence and notifies the relays' channel (cli-wake-relays.sql), so a
- * running relay claims them at once instead of at its next safety-net poll. PENDING and PUBLISHED rows are never
+ * transaction that also wakes the relays (cli-wake-relays.sql: on PostgreSQL it moves the outbox's sequence and
+ * notifies the relays' channel, on MariaDB it moves the replay counter the relays' watch adds to the largest seq), so
+ * a running relay claims them at once instead of at its next safety-net poll. PENDING and PUBLISHED rows are never
  * touched.
  *
  * <p>Rows named by id are all replayed or none is: if one of them is not a FAILED row (no such row, or PENDING,
@@ -73,8 +75,8 @@ final class ReplayCommand extends OutboxCommand {
     @Override
     int run(Connection connection, OperatorSettings settings, PrintWriter out, PrintWriter err) throws SQLException {
         connection.setAutoCommit(false);
-        FailedEventsReplay replay = new FailedEventsReplay(settings.table());
-        AuditTrail audit = new AuditTrail(settings.table());
+        FailedEventsReplay replay = new FailedEventsReplay(settings.database(), settings.table());
+        AuditTrail audit = new AuditTrail(settings.database(), settings.table());
         try {
             Optional<EventKey> key = key();
             List<FailedEventsReplay.Replayed> replayed = replay.replay(connection, selector.ids,
@@ -139,10 +141,10 @@ final class ReplayCommand extends OutboxCommand {
             throws SQLException {
         Map<UUID, String> statuses = new HashMap<>();
         try (PreparedStatement ps = connection.prepareStatement(OutboxDatabase.sql("cli-row-status", settings))) {
-            ps.setArray(1, connection.createArrayOf("uuid", ids.toArray()));
+            ps.setObject(1, SqlLists.uuids(connection, settings.database(), ids));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    statuses.put(rs.getObject("id", UUID.class), rs.getString("status"));
+                    statuses.put(UUID.fromString(rs.getString("id")), rs.getString("status"));
                 }
             }
         }

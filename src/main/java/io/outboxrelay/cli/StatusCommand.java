@@ -90,7 +90,7 @@ final class StatusCommand extends OutboxCommand {
                     instance.put("heartbeat_age_seconds",
                             Math.round(rs.getDouble("heartbeat_age_seconds") * 10) / 10.0);
                     instance.put("in_flight", rs.getLong("in_flight"));
-                    instance.put("partitions", List.of((Integer[]) rs.getArray("partitions").getArray()));
+                    instance.put("partitions", Json.integers(rs.getString("partitions")));
                     instances.add(instance);
                 }
             }

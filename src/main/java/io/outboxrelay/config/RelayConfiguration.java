@@ -111,7 +111,7 @@ public class RelayConfiguration implements CamelConfiguration {
 
         // the operator console (routes/console.camel.yaml), when its users are configured
         ConsoleBeans.bind(context, ConsoleSettings.read(context.getPropertiesComponent()::resolveProperty),
-                dataSource, settings.table(), settings.failedBlocksKey(),
+                dataSource, settings.database(), settings.table(), settings.failedBlocksKey(),
                 java.time.Duration.ofMillis(settings.metricsRefreshMs()));
     }
 

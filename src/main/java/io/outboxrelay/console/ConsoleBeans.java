@@ -6,6 +6,7 @@ import javax.sql.DataSource;
 
 import io.outboxrelay.replay.AuditTrail;
 import io.outboxrelay.settings.ConsoleSettings;
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.settings.SettingsCatalogue;
 import io.outboxrelay.settings.TableName;
 import org.apache.camel.CamelContext;
@@ -30,16 +31,16 @@ public final class ConsoleBeans {
      * @param summaryInterval how old a summary may be before a request has it computed again (the backlog gauges'
      *                        outbox.metrics.refresh-ms)
      */
-    public static void bind(CamelContext context, ConsoleSettings settings, DataSource dataSource, TableName table,
-            boolean failedBlocksKey, Duration summaryInterval) {
+    public static void bind(CamelContext context, ConsoleSettings settings, DataSource dataSource, Database database,
+            TableName table, boolean failedBlocksKey, Duration summaryInterval) {
         if (!settings.enabled()) {
             return;
         }
         ConsoleAccess access = new ConsoleAccess(
                 Htpasswd.read(SettingsCatalogue.CONSOLE_VIEWERS.key(), settings.viewersFile()),
                 Htpasswd.read(SettingsCatalogue.CONSOLE_OPERATORS.key(), settings.operatorsFile()));
-        ConsoleDatabase database = new ConsoleDatabase(dataSource, table);
-        OutboxSummary summary = new OutboxSummary(database, failedBlocksKey);
+        ConsoleDatabase consoleDatabase = new ConsoleDatabase(dataSource, database, table);
+        OutboxSummary summary = new OutboxSummary(consoleDatabase, failedBlocksKey);
         Registry registry = context.getRegistry();
         registry.bind("consoleAccess", access);
         SummarySnapshots snapshots = new SummarySnapshots(summary,
@@ -52,8 +53,9 @@ public final class ConsoleBeans {
         } catch (Exception e) {
             throw new IllegalStateException("cannot watch the context's start", e);
         }
-        registry.bind("consoleEvents", new EventBrowser(database));
-        registry.bind("consoleReplay", new ConsoleReplay(database, access, new AuditTrail(table)));
+        registry.bind("consoleEvents", new EventBrowser(consoleDatabase));
+        registry.bind("consoleReplay", new ConsoleReplay(consoleDatabase, access,
+                new AuditTrail(database, table)));
         registry.bind("consolePage", new ConsolePage());
 
         // the REST DSL on platform-http: with no camel.server, that is the management server's router

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.outboxrelay.replay.AuditTrail;
 import io.outboxrelay.replay.FailedEventsReplay;
+import io.outboxrelay.sql.SqlLists;
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,7 +41,7 @@ public final class ConsoleReplay {
     ConsoleReplay(ConsoleDatabase database, ConsoleAccess access, AuditTrail audit) {
         this.database = database;
         this.access = access;
-        this.replay = new FailedEventsReplay(database.table());
+        this.replay = new FailedEventsReplay(database.database(), database.table());
         this.audit = audit;
     }
 
@@ -114,11 +115,11 @@ public final class ConsoleReplay {
         try (Connection connection = database.connect()) {
             if (request.ids() != null) {
                 try (PreparedStatement ps = database.prepare(connection, "console-replay-ids")) {
-                    ps.setArray(1, connection.createArrayOf("uuid", request.ids().toArray()));
+                    ps.setObject(1, SqlLists.uuids(connection, database.database(), request.ids()));
                     try (ResultSet rs = ps.executeQuery()) {
                         Map<UUID, String> statuses = new TreeMap<>();
                         while (rs.next()) {
-                            UUID id = rs.getObject("id", UUID.class);
+                            UUID id = UUID.fromString(rs.getString("id"));
                             statuses.put(id, rs.getString("status"));
                             set.put(id, rs.getLong("seq"));
                         }
@@ -138,7 +139,7 @@ public final class ConsoleReplay {
                 }
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        set.put(rs.getObject("id", UUID.class), rs.getLong("seq"));
+                        set.put(UUID.fromString(rs.getString("id")), rs.getLong("seq"));
                     }
                 }
             }

@@ -1,6 +1,5 @@
 package io.outboxrelay.console;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,6 +13,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.outboxrelay.settings.Database;
 
 /**
  * The console's summary (GET /outbox/api/summary, and the outbox dev console): the backlog, its oldest event's age,
@@ -36,8 +36,10 @@ public final class OutboxSummary {
         try (Connection connection = database.connect()) {
             // one snapshot for all the figures; no parallel workers: a summary must not take the cores from a drain
             connection.setAutoCommit(false);
-            try (Statement serial = connection.createStatement()) {
-                serial.execute("SET LOCAL max_parallel_workers_per_gather = 0");
+            if (database.database() == Database.POSTGRESQL) {
+                try (Statement serial = connection.createStatement()) {
+                    serial.execute("SET LOCAL max_parallel_workers_per_gather = 0");
+                }
             }
             try {
                 return summary(connection);
@@ -99,7 +101,7 @@ public final class OutboxSummary {
     }
 
     /** The relay instances, newest heartbeat first (the status command's statement). */
-    private List<Map<String, Object>> instances(Connection connection) throws SQLException {
+    private List<Map<String, Object>> instances(Connection connection) throws SQLException, JsonProcessingException {
         List<Map<String, Object>> instances = new ArrayList<>();
         try (PreparedStatement ps = database.prepare(connection, "cli-instances"); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
@@ -107,8 +109,7 @@ public final class OutboxSummary {
                 instance.put("instanceId", rs.getString("instance_id"));
                 instance.put("heartbeatAgeSeconds", rs.getDouble("heartbeat_age_seconds"));
                 instance.put("inFlight", rs.getInt("in_flight"));
-                Array partitions = rs.getArray("partitions");
-                instance.put("partitions", partitions == null ? List.of() : List.of((Object[]) partitions.getArray()));
+                instance.put("partitions", JSON.readValue(rs.getString("partitions"), List.class));
                 instances.add(instance);
             }
         }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.settings.TableName;
 import io.outboxrelay.sql.OutboxSql;
 
@@ -21,10 +22,10 @@ public final class AuditTrail {
     private final String insertSql;
     private final String recentSql;
 
-    public AuditTrail(TableName table) {
+    public AuditTrail(Database database, TableName table) {
         Map<String, String> values = Map.of("outbox.table", table.qualified());
-        this.insertSql = OutboxSql.resolved("audit-record", values);
-        this.recentSql = OutboxSql.resolved("audit-recent", values);
+        this.insertSql = OutboxSql.resolved(database, "audit-record", values);
+        this.recentSql = OutboxSql.resolved(database, "audit-recent", values);
     }
 
     /**

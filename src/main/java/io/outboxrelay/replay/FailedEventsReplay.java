@@ -1,6 +1,5 @@
 package io.outboxrelay.replay;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,25 +11,27 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.settings.TableName;
 import io.outboxrelay.sql.OutboxSql;
+import io.outboxrelay.sql.SqlLists;
 
 /**
- * The one replay of FAILED rows, shared by the replay command and the console: sql/cli-replay.sql makes the selected
- * FAILED rows PENDING again (attempts 0, due now; PENDING and PUBLISHED rows are never touched), and
- * sql/cli-wake-relays.sql, in the same transaction, wakes the running relays. The caller owns the transaction.
+ * The one replay of FAILED rows, shared by the replay command and the console: sql/&lt;dialect&gt;/cli-replay.sql makes
+ * the selected FAILED rows PENDING again (attempts 0, due now; PENDING and PUBLISHED rows are never touched), and
+ * cli-wake-relays.sql, in the same transaction, wakes the running relays. The caller owns the transaction.
  */
 public final class FailedEventsReplay {
 
-    private final TableName table;
+    private final Database database;
     private final String replaySql;
     private final String wakeSql;
 
-    public FailedEventsReplay(TableName table) {
-        this.table = table;
+    public FailedEventsReplay(Database database, TableName table) {
+        this.database = database;
         Map<String, String> values = Map.of("outbox.table", table.qualified());
-        this.replaySql = OutboxSql.resolved("cli-replay", values);
-        this.wakeSql = OutboxSql.resolved("cli-wake-relays", values);
+        this.replaySql = OutboxSql.resolved(database, "cli-replay", values);
+        this.wakeSql = OutboxSql.resolved(database, "cli-wake-relays", values);
     }
 
     /** A replayed row, as the statement returns it. */
@@ -45,15 +46,15 @@ public final class FailedEventsReplay {
             String aggregateId) throws SQLException {
         List<Replayed> replayed = new ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement(replaySql)) {
-            Array byId = ids.isEmpty() ? null : connection.createArrayOf("uuid", ids.toArray());
-            ps.setArray(1, byId);
-            ps.setArray(2, byId);
+            Object byId = SqlLists.uuids(connection, database, ids);
+            ps.setObject(1, byId);
+            ps.setObject(2, byId);
             ps.setString(3, aggregateType);
             ps.setString(4, aggregateType);
             ps.setString(5, aggregateId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    replayed.add(new Replayed(rs.getObject("id", UUID.class), rs.getLong("seq"),
+                    replayed.add(new Replayed(UUID.fromString(rs.getString("id")), rs.getLong("seq"),
                             rs.getString("aggregate_type"), rs.getString("aggregate_id"), rs.getString("event_type")));
                 }
             }
@@ -65,10 +66,7 @@ public final class FailedEventsReplay {
     /** Wakes the running relays at the commit of this transaction (a replay inserts nothing they would see). */
     public void wakeRelays(Connection connection) throws SQLException {
         try (PreparedStatement wake = connection.prepareStatement(wakeSql)) {
-            // the outbox whose sequence the relays watch, and the channel named after it
-            wake.setString(1, table.qualified());
-            wake.setString(2, table.qualified());
-            wake.executeQuery().close();
+            wake.execute();
         }
     }
 }

@@ -46,7 +46,7 @@ class MariaDbClaimTest {
         MariaDbDataSource dataSource = new MariaDbDataSource(db.url());
         dataSource.setUser(db.user());
         new SchemaMigration(dataSource, Database.MARIADB, db.url(), TableName.parse("outbox.table", "outbox"),
-                PARTITIONS, true).isReady();
+                PARTITIONS, true).migrateSchema();
         db.update("UPDATE outbox_partitions SET owner = 'me', lease_until = now(6) + INTERVAL 1 HOUR");
     }
 

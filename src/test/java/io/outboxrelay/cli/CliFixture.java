@@ -11,9 +11,13 @@ import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import javax.sql.DataSource;
+
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.settings.TableName;
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.support.TestDatabase;
+import org.mariadb.jdbc.MariaDbDataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,17 +36,38 @@ final class CliFixture {
         this.db = db;
         this.table = table;
         settings.put("outbox.db.url", db.url());
+        settings.put("outbox.db.user", db.user());
         settings.put("outbox.table", table);
     }
 
     /** The relay's migrations (SchemaMigration, Flyway), applied to the table. */
     CliFixture migrate() {
-        PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setURL(db.url());
-        dataSource.setUser("postgres");
-        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", table), 32, true).migrateSchema(),
-                "migrations applied");
+        DataSource dataSource;
+        if (db.database() == Database.MARIADB) {
+            try {
+                MariaDbDataSource mariadb = new MariaDbDataSource(db.url());
+                mariadb.setUser(db.user());
+                dataSource = mariadb;
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        } else {
+            PGSimpleDataSource postgres = new PGSimpleDataSource();
+            postgres.setURL(db.url());
+            postgres.setUser(db.user());
+            dataSource = postgres;
+        }
+        assertTrue(new SchemaMigration(dataSource, db.database(), db.url(), TableName.parse("outbox.table", table), 32,
+                true).migrateSchema(), "migrations applied");
         return this;
+    }
+
+    /**
+     * A table name qualified with a schema other than the default: schema app on PostgreSQL; on MariaDB, where a schema
+     * is a database, the test database itself (dropped with it).
+     */
+    static String qualified(TestDatabase db, String table) {
+        return (db.database() == Database.MARIADB ? db.name() : "app") + "." + table;
     }
 
     TestDatabase db() {
@@ -76,15 +101,14 @@ final class CliFixture {
         UUID id = UUID.randomUUID();
         int slash = key.indexOf('/');
         db.update("INSERT INTO " + table + " (id, aggregate_type, aggregate_id, event_type, payload) "
-                + "VALUES (?, ?, ?, 'OrderCreated', '{\"n\": 1}'::jsonb)", id, key.substring(0, slash),
-                key.substring(slash + 1));
+                + "VALUES (?, ?, ?, 'OrderCreated', " + db.json() + ")", id, key.substring(0, slash),
+                key.substring(slash + 1), "{\"n\": 1}");
         switch (status) {
             case "PENDING" -> { }
             case "FAILED" -> {
-                db.update("UPDATE " + table + " SET status = 'FAILED', attempts = 3, "
-                        + "last_error = 'org.apache.kafka.common.errors.RecordTooLargeException: too large ' "
-                        + "|| id::text, "
-                        + "next_attempt_at = now() + interval '40 seconds' WHERE id = ?", id);
+                db.update("UPDATE " + table + " SET status = 'FAILED', attempts = 3, last_error = ?, "
+                        + "next_attempt_at = " + db.nowPlus(40) + " WHERE id = ?",
+                        "org.apache.kafka.common.errors.RecordTooLargeException: too large " + id, id);
                 holdsItsKey(id);
             }
             case "PUBLISHED" -> db.update("UPDATE " + table + " SET status = 'PUBLISHED', published_at = now() "
@@ -97,8 +121,9 @@ final class CliFixture {
     /** Records that this event's failed attempt holds its key back, as the relay's failure bookkeeping does. */
     void holdsItsKey(UUID id) {
         db.update("INSERT INTO " + table + "_held_keys (held_by, held_by_seq, partition_number, aggregate_type, "
-                + "aggregate_id) SELECT id, seq, " + table + "_partition(aggregate_type, aggregate_id), "
-                + "aggregate_type, aggregate_id FROM " + table
+                + "aggregate_id) SELECT id, seq, " + (db.database() == Database.MARIADB ? "partition_number"
+                        : table + "_partition(aggregate_type, aggregate_id)")
+                + ", aggregate_type, aggregate_id FROM " + table
                 + " WHERE id = ?", id);
     }
 

@@ -1,5 +1,6 @@
 package io.outboxrelay.cli;
 
+import io.outboxrelay.settings.Database;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * What every command shares: which arguments are a command, help (the top one and each command's), unknown commands,
  * bash completion, bad settings (exit 2, one line naming the key, nothing run), an unreachable database (exit 1, one
- * clear line).
+ * clear line); on PostgreSQL and MariaDB.
  */
 @Tag("services")
 class CommandLineTest extends OutboxTableTestSupport {
@@ -99,6 +100,8 @@ class CommandLineTest extends OutboxTableTestSupport {
                 + "untested; for MariaDB 10.11+ use a jdbc:mariadb: URL",
         "outbox.db.url            | jdbc:postgresql://h:x/db | outbox.db.url='jdbc:postgresql://h:x/db': not a "
                 + "PostgreSQL JDBC URL",
+        "outbox.db.url            | jdbc:mariadb://h:x/db    | outbox.db.url='jdbc:mariadb://h:x/db': not a "
+                + "MariaDB JDBC URL",
         "outbox.failed-blocks-key | maybe                    | outbox.failed-blocks-key='maybe': expected true or "
                 + "false",
     })
@@ -132,7 +135,7 @@ class CommandLineTest extends OutboxTableTestSupport {
 
     @Test
     void anUnreachableDatabaseExitsOneWithOneClearLine() {
-        String url = "jdbc:postgresql://127.0.0.1:1/" + "app";
+        String url = "jdbc:" + db.database().dialect() + "://127.0.0.1:1/" + "app";
         for (String command : new String[] {"status", "failed --json", "replay --all"}) {
             long start = System.nanoTime();
             CliFixture.Result result = new CliFixture(db, "outbox")
@@ -140,8 +143,10 @@ class CommandLineTest extends OutboxTableTestSupport {
                     .run(command.split(" "));
             assertEquals(1, result.exit(), result.toString());
             assertEquals("", result.out());
-            assertTrue(result.err().startsWith("outbox-relay: cannot connect to the database at " + url
-                    + ": Connection to 127.0.0.1:1 refused. Check that the hostname and port are correct"),
+            assertTrue(result.err().startsWith("outbox-relay: cannot connect to the database at " + url + ": "),
+                    result.err());
+            assertTrue(result.err().contains(db.database() == Database.MARIADB ? "Connection refused"
+                    : ": Connection to 127.0.0.1:1 refused. Check that the hostname and port are correct"),
                     result.err());
             assertEquals(1, result.err().lines().count(), result.err());
             assertFalse(result.err().contains("hunter2"), "the URL is shown without its query string");

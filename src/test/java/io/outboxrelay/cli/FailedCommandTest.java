@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -15,7 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code failed}: the FAILED rows and nothing else, oldest first, by key, limited; last_error cut or whole. */
+/**
+ * {@code failed}: the FAILED rows and nothing else, oldest first, by key, limited; last_error cut or whole; on
+ * PostgreSQL and MariaDB.
+ */
 @Tag("services")
 class FailedCommandTest extends OutboxTableTestSupport {
 
@@ -27,8 +30,9 @@ class FailedCommandTest extends OutboxTableTestSupport {
     private static UUID pending;
     private static UUID published;
 
-    @BeforeAll
+    @BeforeParameterizedClassInvocation
     static void rows() {
+        failed.clear();
         failed.add(outbox.insert("order/o-1", "FAILED"));
         pending = outbox.insert("order/o-1", "PENDING");
         failed.add(outbox.insert("order/o-2", "FAILED"));

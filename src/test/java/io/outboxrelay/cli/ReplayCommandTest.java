@@ -10,6 +10,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.outboxrelay.settings.Database;
+import io.outboxrelay.sql.OutboxSql;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -23,9 +26,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code replay}: exactly the FAILED rows selected become PENDING (attempts 0, due now, no lease), every other row is
- * left as it was, a PENDING or unknown id refuses the whole replay, and the running relays are woken: the outbox's
- * sequence, which they watch (claim.NewEventsWatch), moves by one, and the table's channel, which relays with
- * outbox.wake-up=notify LISTEN on, is notified on commit. A replay that changes nothing wakes nobody.
+ * left as it was, a PENDING or unknown id refuses the whole replay, and the running relays are woken: the value they
+ * watch (claim.NewEventsWatch; on PostgreSQL the outbox's sequence, on MariaDB the largest seq plus the replay
+ * counter) moves by one, and on PostgreSQL the table's channel, which relays with outbox.wake-up=notify LISTEN on, is
+ * notified on commit. A replay that changes nothing wakes nobody. On PostgreSQL and MariaDB.
  */
 @Tag("services")
 class ReplayCommandTest extends OutboxTableTestSupport {
@@ -48,13 +52,12 @@ class ReplayCommandTest extends OutboxTableTestSupport {
         // a PENDING row being retried: a replay must not reset it (a relay may be sending it: twice published)
         pendingA = outbox.insert("order/a", "PENDING");
         db.update("UPDATE outbox SET attempts = 2, last_error = 'timeout', "
-                + "next_attempt_at = now() + interval '1 minute' "
-                + "WHERE id = ?", pendingA);
+                + "next_attempt_at = " + db.nowPlus(60) + " WHERE id = ?", pendingA);
         publishedB = outbox.insert("order/b", "PUBLISHED");
     }
 
     @Test
-    void byIdReplaysThatRowOnly() {
+    void byIdReplaysThatRowOnly() throws Exception {
         List<Map<String, Object>> before = outbox.snapshot();
         CliFixture.Result result = outbox.run("replay", "--id", failedA2.toString());
         assertEquals(0, result.exit(), result.toString());
@@ -64,10 +67,15 @@ class ReplayCommandTest extends OutboxTableTestSupport {
         assertTrue(result.out().contains("\n  " + failedA2 + "  order/a  OrderCreated\n"), result.out());
         assertReplayed(before, Set.of(failedA2));
         // the audit trail the console writes too, the OS user as who
-        List<Map<String, Object>> audit = db.query("SELECT who, action, selection::text AS selection, count, outcome "
-                + "FROM outbox_audit");
-        assertEquals(List.of(Map.of("who", System.getProperty("user.name"), "action", "replay",
-                "selection", "{\"ids\": [\"" + failedA2 + "\"]}", "count", 1, "outcome", "replayed")), audit);
+        List<Map<String, Object>> audit = db.query("SELECT who, action, " + db.text("selection")
+                + " AS selection, count, outcome FROM outbox_audit");
+        assertEquals(1, audit.size(), audit.toString());
+        assertEquals(new ObjectMapper().createObjectNode().set("ids",
+                new ObjectMapper().createArrayNode().add(failedA2.toString())),
+                new ObjectMapper().readTree((String) audit.get(0).get("selection")));
+        audit.get(0).remove("selection");
+        assertEquals(Map.of("who", System.getProperty("user.name"), "action", "replay", "count", 1,
+                "outcome", "replayed"), audit.get(0));
     }
 
     @Test
@@ -160,7 +168,7 @@ class ReplayCommandTest extends OutboxTableTestSupport {
                 assertTrue(result.out().contains(id.toString()), result.out());
             }
             assertEquals(before, outbox.snapshot());
-            assertEquals(0, listener.notifications(500), "no relay woken by a dry run");
+            listener.assertNotified(0, 500);
             assertEquals(sequence, sequence(outbox), "no relay woken by a dry run");
 
             CliFixture.Result refused = outbox.run("replay", "--id", pendingA.toString(), "--dry-run");
@@ -176,21 +184,21 @@ class ReplayCommandTest extends OutboxTableTestSupport {
         try (Listener listener = new Listener("outbox")) {
             CliFixture.Result result = outbox.run("replay", "--id", failedB.toString());
             assertEquals(0, result.exit(), result.toString());
-            assertEquals(1, listener.notifications(5_000));
+            listener.assertNotified(1, 5_000);
         }
         assertEquals(sequence + 1, sequence(outbox), "the sequence the relays watch moved, once");
-        // a schema-qualified table: its own sequence, and its qualified name as the channel
-        CliFixture qualified = new CliFixture(db, "app.events").migrate();
+        // a schema-qualified table: its own watched value, and its qualified name as the channel
+        CliFixture qualified = new CliFixture(db, CliFixture.qualified(db, "events")).migrate();
         UUID failed = qualified.insert("order/q", "FAILED");
         long qualifiedSequence = sequence(qualified);
         sequence = sequence(outbox);
-        try (Listener listener = new Listener("app.events")) {
+        try (Listener listener = new Listener(qualified.table())) {
             CliFixture.Result result = qualified.run("replay", "--all");
             assertEquals(0, result.exit(), result.toString());
-            assertEquals(1, listener.notifications(5_000));
+            listener.assertNotified(1, 5_000);
         }
         assertEquals("PENDING", qualified.status(failed));
-        assertEquals(qualifiedSequence + 1, sequence(qualified), "app.events' sequence moved");
+        assertEquals(qualifiedSequence + 1, sequence(qualified), "the qualified table's watched value moved");
         assertEquals(sequence, sequence(outbox), "not the other outbox's");
     }
 
@@ -235,7 +243,7 @@ class ReplayCommandTest extends OutboxTableTestSupport {
         for (int i = 0; i < before.size(); i++) {
             Map<String, Object> was = before.get(i);
             Map<String, Object> is = after.get(i);
-            UUID id = (UUID) is.get("id");
+            UUID id = UUID.fromString(String.valueOf(is.get("id")));
             if (!replayed.contains(id)) {
                 assertEquals(was, is, "untouched: " + id);
                 continue;
@@ -255,32 +263,49 @@ class ReplayCommandTest extends OutboxTableTestSupport {
         assertEquals(replayed, Set.copyOf(seen));
     }
 
-    /** The last value the outbox's seq sequence handed out (what claim.NewEventsWatch watches). */
+    /**
+     * What claim.NewEventsWatch watches: on PostgreSQL the last value the outbox's seq sequence handed out; on MariaDB
+     * the relay's own look (sql/mariadb/watch-sequence.sql: the largest seq plus the replay counter).
+     */
     private static long sequence(CliFixture table) {
+        if (table.db().database() == Database.MARIADB) {
+            return table.db().count(OutboxSql.resolved(Database.MARIADB, "watch-sequence",
+                    Map.of("outbox.table", table.table())));
+        }
         return table.db().count("SELECT pg_sequence_last_value(CAST(pg_get_serial_sequence(?, 'seq') AS regclass))",
                 table.table());
     }
 
-    /** LISTENs on a channel as a relay with outbox.wake-up=notify does (claim.InsertListener). */
+    /**
+     * LISTENs on a channel as a relay with outbox.wake-up=notify does (claim.InsertListener). PostgreSQL's only:
+     * MariaDB has no LISTEN/NOTIFY (its relays refuse outbox.wake-up=notify) and nothing to listen to there.
+     */
     private static final class Listener implements AutoCloseable {
 
         private final Connection connection;
 
         Listener(String channel) throws Exception {
-            connection = db.connect();
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("LISTEN \"" + channel + "\"");
+            connection = db.database() == Database.POSTGRESQL ? db.connect() : null;
+            if (connection != null) {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("LISTEN \"" + channel + "\"");
+                }
             }
         }
 
-        int notifications(int waitMillis) throws Exception {
-            PGNotification[] received = connection.unwrap(PGConnection.class).getNotifications(waitMillis);
-            return received == null ? 0 : received.length;
+        /** On PostgreSQL: exactly this many notifications arrived within the wait. */
+        void assertNotified(int expected, int waitMillis) throws Exception {
+            if (connection != null) {
+                PGNotification[] received = connection.unwrap(PGConnection.class).getNotifications(waitMillis);
+                assertEquals(expected, received == null ? 0 : received.length, "notifications on the channel");
+            }
         }
 
         @Override
         public void close() throws Exception {
-            connection.close();
+            if (connection != null) {
+                connection.close();
+            }
         }
     }
 }

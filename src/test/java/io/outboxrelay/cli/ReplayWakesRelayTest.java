@@ -6,14 +6,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,19 +25,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * End to end: FAILED events replayed with the command are published by a running relay at once. The relay's
  * safety-net poll is set to 10 minutes, so only the replay's wake-up can wake it in time: the replay moves the outbox's
  * sequence, which the relay watches by default (claim.NewEventsWatch), and notifies the table's channel, which a relay
- * with outbox.wake-up=notify LISTENs on (claim.InsertListener). A replay by plain SQL (an UPDATE, which neither moves
- * the sequence nor notifies) shows that the relay would otherwise not have looked.
+ * with outbox.wake-up=notify LISTENs on (claim.InsertListener); on MariaDB it moves the replay counter the relay's
+ * watch adds to the largest seq (claim.MariadbOutboxWatch). A replay by plain SQL (an UPDATE, which moves neither)
+ * shows that the relay would otherwise not have looked.
  */
 @Tag("services")
 class ReplayWakesRelayTest {
 
-    @ParameterizedTest(name = "outbox.wake-up={0}")
-    @ValueSource(strings = {"sequence", "notify"})
-    void replayedEventsArePublishedByARunningRelayWithoutWaitingForItsPoll(String wakeUp) {
+    /** PostgreSQL with either wake-up; MariaDB, whose relays watch the largest seq and the replay counter. */
+    static Stream<Arguments> databasesAndWakeUps() {
+        return Stream.of(Arguments.of(Database.POSTGRESQL, "sequence"), Arguments.of(Database.POSTGRESQL, "notify"),
+                Arguments.of(Database.MARIADB, "sequence"));
+    }
+
+    @ParameterizedTest(name = "{0}, outbox.wake-up={1}")
+    @MethodSource("databasesAndWakeUps")
+    void replayedEventsArePublishedByARunningRelayWithoutWaitingForItsPoll(Database database, String wakeUp) {
         String type = "cli" + UUID.randomUUID().toString().substring(0, 8);
         String topic = "outbox.event." + type;
         SharedKafka.broker().createTopic(topic, 1, Map.of());
-        try (TestDatabase db = TestDatabase.create()) {
+        try (TestDatabase db = TestDatabase.create(database)) {
             CliFixture outbox = new CliFixture(db, "outbox").migrate();
             UUID byHand = outbox.insert(type + "/a", "FAILED");
             UUID first = outbox.insert(type + "/b", "FAILED");
@@ -49,8 +59,8 @@ class ReplayWakesRelayTest {
                 // the relay's first poll (a second after its start) finds nothing claimable; then it waits
                 await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
                         .until(() -> db.count("SELECT count(*) FROM outbox WHERE status = 'FAILED'") == 4);
-                db.update("UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = now() WHERE id = ?",
-                        byHand);
+                db.update("UPDATE outbox SET status = 'PENDING', attempts = 0, next_attempt_at = " + db.nowPlus(0)
+                        + " WHERE id = ?", byHand);
                 // an UPDATE alone does not wake the relay: the row stays PENDING
                 await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
                         .until(() -> "PENDING".equals(outbox.status(byHand)));

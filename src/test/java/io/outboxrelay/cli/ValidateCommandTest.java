@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -32,7 +32,7 @@ class ValidateCommandTest extends OutboxTableTestSupport {
     private static UUID wrongTotal;
     private static UUID wrongId;
 
-    @BeforeAll
+    @BeforeParameterizedClassInvocation
     static void rowsAndSchemas() throws IOException {
         write(schemas, "order/OrderPlaced.schema.json", SCHEMA);
         insert("o-1", "OrderPlaced", "{\"id\": 1, \"total\": 2}", "PENDING");
@@ -127,7 +127,7 @@ class ValidateCommandTest extends OutboxTableTestSupport {
     private static UUID insert(String aggregateId, String eventType, String payload, String status) {
         UUID id = UUID.randomUUID();
         db.update("INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) "
-                + "VALUES (?, 'order', ?, ?, ?::jsonb)", id, aggregateId, eventType, payload);
+                + "VALUES (?, 'order', ?, ?, " + db.json() + ")", id, aggregateId, eventType, payload);
         if (!status.equals("PENDING")) {
             db.update("UPDATE outbox SET status = ?, published_at = CASE WHEN ? = 'PUBLISHED' THEN now() END "
                     + "WHERE id = ?", status, status, id);

@@ -91,7 +91,6 @@ class BadConfigurationTest {
     @CsvSource(delimiter = '|', value = {
         "OUTBOX_WAKE_UP          | notify  | outbox.wake-up",
         "OUTBOX_RETENTION_MODE   | archive | outbox.retention.mode",
-        "OUTBOX_CONSOLE_VIEWERS  | /etc/outbox/viewers.htpasswd | outbox.console.viewers",
     })
     void onMariaDbExitsNonZeroNamingTheKey(String variable, String value, String key) {
         try (TestDatabase mariadb = TestDatabase.create(Database.MARIADB)) {

@@ -93,6 +93,17 @@ public final class TestDatabase implements AutoCloseable {
         return database == Database.MARIADB ? "?" : "?::jsonb";
     }
 
+    /** The database's name (on MariaDB also a schema a table name may be qualified with). */
+    public String name() {
+        return name;
+    }
+
+    /** An SQL expression: the current time moved by some seconds (negative: ago), in microseconds on both. */
+    public String nowPlus(long seconds) {
+        return database == Database.MARIADB ? "(now(6) + INTERVAL " + seconds + " SECOND)"
+                : "(now() + interval '" + seconds + " seconds')";
+    }
+
     /** A column read as text (a uuid, a JSON document): CAST AS text on PostgreSQL, CAST AS char on MariaDB. */
     public String text(String column) {
         return "CAST(" + column + (database == Database.MARIADB ? " AS char)" : " AS text)");
