@@ -33,13 +33,19 @@ class ArchiveCrashIT {
     /** The same of a row still in the outbox on PostgreSQL, which computes its partition from its key (V9). */
     private static final String PG_OUTBOX_ROW = ROW.replace("partition_number",
             "outbox_partition(aggregate_type, aggregate_id)");
+    /** The same on MariaDB, its texts in one collation (the keys' binary no-pad one, JSON's and ASCII's do not mix). */
+    private static final String MARIADB_ROW = "md5(concat_ws('|', CAST(id AS char), seq, CAST(aggregate_type AS char), "
+            + "CAST(aggregate_id AS char), CAST(event_type AS char), CAST(payload AS char), CAST(headers AS char), "
+            + "created_at, CAST(status AS char), attempts, CAST(last_error AS char), next_attempt_at, published_at, "
+            + "partition_number))";
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Database.class)
     void killNineWhileArchivingLosesAndDuplicatesNothing(Database database) {
         boolean mariaDb = database == Database.MARIADB;
         int published = mariaDb ? 30_000 : 300_000;
-        String outboxRow = mariaDb ? ROW : PG_OUTBOX_ROW;
+        String outboxRow = mariaDb ? MARIADB_ROW : PG_OUTBOX_ROW;
+        String archiveRow = mariaDb ? MARIADB_ROW : ROW;
         try (TestDatabase db = TestDatabase.create(database)) {
             assertTrue(new SchemaMigration(db.dataSource(), database, db.url(),
                     TableName.parse("outbox.table", "outbox"), 32, true).isReady());
@@ -64,12 +70,12 @@ class ArchiveCrashIT {
                 System.out.printf("ArchiveCrashIT (%s): kill %d with %d rows archived, %d left in the outbox%n",
                         database, kill, archivedAtKill, db.count("SELECT count(*) FROM outbox"));
                 assertTrue(archivedAtKill < published, "killed in the middle of the run, not after it");
-                check(db, published, outboxRow);
+                check(db, published, outboxRow, archiveRow);
             }
             try (RelayProcess relay = RelayProcess.startJar(environment(db), "-Dcamel.management.port=0")) {
                 await().atMost(Duration.ofSeconds(300)).until(() -> archived(db) == published);
             }
-            check(db, published, outboxRow);
+            check(db, published, outboxRow, archiveRow);
             assertEquals(FAILED, db.count("SELECT count(*) FROM outbox"), "FAILED rows stay in the outbox");
             if (!mariaDb) {
                 assertEquals(0, db.count("SELECT count(*) FROM outbox_archive_default"));
@@ -101,12 +107,12 @@ class ArchiveCrashIT {
     }
 
     /** Every row in exactly one of the two tables, unchanged. */
-    private static void check(TestDatabase db, int published, String outboxRow) {
+    private static void check(TestDatabase db, int published, String outboxRow, String archiveRow) {
         assertEquals(0, db.count("SELECT count(*) FROM outbox_archive a JOIN outbox o ON o.id = a.id"),
                 "in both tables");
         assertEquals(0, db.count("SELECT count(*) - count(DISTINCT id) FROM outbox_archive"), "archived twice");
         assertEquals(published + FAILED, db.count("SELECT count(*) FROM (SELECT id, " + outboxRow + " AS digest "
-                + "FROM outbox UNION ALL SELECT id, " + ROW + " AS digest FROM outbox_archive) r "
+                + "FROM outbox UNION ALL SELECT id, " + archiveRow + " AS digest FROM outbox_archive) r "
                 + "JOIN before_crash b ON b.id = r.id AND b.digest = r.digest"), "lost or changed");
         assertEquals(published + FAILED, db.count("SELECT (SELECT count(*) FROM outbox) "
                 + "+ (SELECT count(*) FROM outbox_archive)"));
