@@ -1,5 +1,8 @@
 package io.outboxrelay.retention;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
@@ -30,8 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * outbox.retention.mode=archive moves old PUBLISHED rows, unchanged, to outbox_archive in bounded batches, and nothing
  * else (PostgreSQL and MariaDB); outbox.archive.retention drops whole month partitions (PostgreSQL) or deletes the
  * rows archived before it in bounded batches (MariaDB's plain archive table); the archive table exists whatever the
- * mode. (A kill -9 in the middle of a large archive run: ArchiveCrashIT; the time at 2 million rows: bench/, the
- * archive scenario.)
+ * mode; on MariaDB one janitor pass at a time per outbox (its lock named after database and table). (A kill -9 in
+ * the middle of a large archive run: ArchiveCrashIT; the time at 2 million rows: bench/, the archive scenario.)
  */
 @Tag("services")
 class ArchiveTest {
@@ -183,6 +186,31 @@ class ArchiveTest {
                         () -> db.count("SELECT count(*) FROM outbox_archive WHERE aggregate_id = 'expired'") == 0);
             }
             assertEquals(3, db.count("SELECT count(*) FROM outbox_archive WHERE aggregate_id = 'kept'"));
+            assertEquals(3, db.count("SELECT count(*) FROM outbox_archive"));
+        }
+    }
+
+    @Test
+    void onMariaDbOneJanitorPassAtATimePerOutboxNotPerTableName() throws Exception {
+        try (TestDatabase db = TestDatabase.create(Database.MARIADB);
+                TestDatabase other = TestDatabase.create(Database.MARIADB)) {
+            migrate(db);
+            migrate(other);
+            insertOldPublished(db, "held", 3);
+            insertOldPublished(other, "free", 3);
+            String batch = "CALL outbox_archive_expired('P7D', 10)";
+            try (Connection janitor = db.connect(); Statement st = janitor.createStatement()) {
+                // another pass over this outbox holds the janitor's lock
+                try (ResultSet rs = st.executeQuery("SELECT GET_LOCK(CONCAT(DATABASE(), '.outbox_janitor'), 0)")) {
+                    rs.next();
+                    assertEquals(1, rs.getInt(1));
+                }
+                assertEquals(0, db.count(batch), "this outbox's pass takes nothing while the other runs");
+                assertEquals(3, db.count("SELECT count(*) FROM outbox"));
+                assertEquals(3, other.count(batch), "an outbox of the same name in another database goes on");
+                st.execute("DO RELEASE_LOCK(CONCAT(DATABASE(), '.outbox_janitor'))");
+            }
+            assertEquals(3, db.count(batch), "the rows moved, one number");
             assertEquals(3, db.count("SELECT count(*) FROM outbox_archive"));
         }
     }
