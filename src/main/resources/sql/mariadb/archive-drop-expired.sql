@@ -1,3 +1,3 @@
--- outbox.archive.retention: archived rows older than it are deleted (procedure {{outbox.table}}_archive_drop_expired
--- of migration V1; no month partitions on MariaDB: returns 0 partitions dropped); an empty setting keeps them.
-CALL {{outbox.table}}_archive_drop_expired(:#${bean:relaySettings.archiveRetentionInterval})
+-- outbox.archive.retention: the archive is a plain table on MariaDB, no month partition to drop; its expired rows go in
+-- bounded batches instead (archive-delete-expired.sql).
+SELECT 0 AS dropped

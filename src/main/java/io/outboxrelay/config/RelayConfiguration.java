@@ -107,7 +107,7 @@ public class RelayConfiguration implements CamelConfiguration {
         FailureBeans.bind(context, relayMetrics);
 
         // the inbox (routes/inbox.camel.yaml): its table and its transaction
-        InboxBeans.bind(context, dataSource, inboxSettings);
+        InboxBeans.bind(context, dataSource, settings.database(), inboxSettings);
 
         // the operator console (routes/console.camel.yaml), when its users are configured
         ConsoleBeans.bind(context, ConsoleSettings.read(context.getPropertiesComponent()::resolveProperty),

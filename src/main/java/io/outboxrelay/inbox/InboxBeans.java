@@ -2,6 +2,7 @@ package io.outboxrelay.inbox;
 
 import javax.sql.DataSource;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.settings.InboxSettings;
 import org.apache.camel.CamelContext;
 import org.apache.camel.spring.spi.SpringTransactionPolicy;
@@ -17,8 +18,9 @@ public final class InboxBeans {
     private InboxBeans() {
     }
 
-    public static void bind(CamelContext context, DataSource dataSource, InboxSettings settings) {
-        context.getRegistry().bind("inboxSchema", new InboxSchema(dataSource, settings.table(), settings.migrate()));
+    public static void bind(CamelContext context, DataSource dataSource, Database database, InboxSettings settings) {
+        context.getRegistry().bind("inboxSchema",
+                new InboxSchema(dataSource, database, settings.table(), settings.migrate()));
         context.getRegistry().bind("inboxTransaction",
                 new SpringTransactionPolicy(new DataSourceTransactionManager(dataSource)));
     }

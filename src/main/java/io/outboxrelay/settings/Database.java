@@ -46,10 +46,6 @@ public enum Database {
             throw new InvalidSettingException(SettingsCatalogue.WAKE_UP.key(), "notify",
                     "LISTEN/NOTIFY is PostgreSQL's; on MariaDB use sequence (the default)");
         }
-        if (settings.archiveMode()) {
-            throw new InvalidSettingException(SettingsCatalogue.RETENTION_MODE.key(), "archive",
-                    "not supported on MariaDB yet (README, \"MariaDB\"); use delete");
-        }
     }
 
     /**

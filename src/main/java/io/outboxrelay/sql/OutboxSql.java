@@ -25,7 +25,7 @@ public final class OutboxSql {
     /** The statements routes use through sql:ref:. */
     public static final List<String> STATEMENTS = List.of("claim", "mark", "record-failure", "heartbeat",
             "delete-expired", "archive-add-partitions", "archive-expired", "archive-drop-expired",
-            "delete-released-holds",
+            "archive-delete-expired", "delete-released-holds",
             "backlog-stats", "inbox-record", "inbox-delete-expired");
 
     /** How a shared fragment is named in a placeholder: {@code {{sql:NAME}}}. */

@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.OtlpReceiver;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.TestDatabase;
@@ -17,7 +18,8 @@ import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.main.Main;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,18 +28,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The postgresql-inbox-action Kamelet run through the kamelet: component as a Pipe's step runs it, against the real
- * PostgreSQL, with the Integration's data source and a handler route of its own: a duplicate is dropped before the
- * Pipe's next step, a failing handler rolls its write and the inbox row back and fails the exchange (the source
- * redelivers), a message without ce_id is not applied.
+ * PostgreSQL or MariaDB (the data source's database: its inbox table and statement), with the Integration's data
+ * source and a handler route of its own: a duplicate is dropped before the Pipe's next step, a failing handler rolls
+ * its write and the inbox row back and fails the exchange (the source redelivers), a message without ce_id is not
+ * applied.
  */
 @Tag("services")
 class InboxKameletRuntimeTest {
 
-    @Test
-    void theKameletAppliesEachMessageOnceInTheHandlersTransaction() {
-        try (TestDatabase db = TestDatabase.create()) {
-            db.update("CREATE SCHEMA app");
-            db.update("CREATE TABLE applied (order_id text NOT NULL)");
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Database.class)
+    void theKameletAppliesEachMessageOnceInTheHandlersTransaction(Database database) {
+        try (TestDatabase db = TestDatabase.create(database)) {
+            // on PostgreSQL in a schema of its own; a MariaDB schema is a database, the test's
+            String inbox = database == Database.MARIADB ? "inbox" : "app.inbox";
+            if (database == Database.POSTGRESQL) {
+                db.update("CREATE SCHEMA app");
+            }
+            db.update("CREATE TABLE applied (order_id varchar(255) NOT NULL)");
             Main main = pipe(db);
             main.configure().addRoutesBuilder(new RouteBuilder() {
                 @Override
@@ -45,7 +53,7 @@ class InboxKameletRuntimeTest {
                     // the Pipe: source -> the inbox action -> the sink
                     from("direct:source").routeId("pipe")
                             .to("kamelet:postgresql-inbox-action?consumer=orders&handler=direct:apply-order"
-                                    + "&dataSource=ordersDb&table=app.inbox")
+                                    + "&dataSource=ordersDb&table=" + inbox)
                             .to("mock:sink");
                     from("direct:apply-order").routeId("apply-order")
                             .to("sql:INSERT INTO applied (order_id) VALUES (:#${header.ce_subject})"
@@ -64,14 +72,14 @@ class InboxKameletRuntimeTest {
                 source.sendBodyAndHeaders("direct:source", "{}", headers);
                 assertEquals(1, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-1'"),
                         "the copy is dropped");
-                assertEquals(1, db.count("SELECT count(*) FROM app.inbox WHERE consumer = 'orders' AND message_id = ? "
-                        + "AND type = 'OrderPlaced'", ceId));
+                assertEquals(1, db.count("SELECT count(*) FROM " + inbox + " WHERE consumer = 'orders' "
+                        + "AND message_id = ? AND type = 'OrderPlaced'", ceId));
 
                 String failing = UUID.randomUUID().toString();
                 assertThrows(CamelExecutionException.class, () -> source.sendBodyAndHeaders("direct:source", "{}",
                         Map.of("ce_id", failing, "ce_subject", "order-2", "fail", "yes")));
                 assertEquals(0, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-2'"), "rolled back");
-                assertEquals(0, db.count("SELECT count(*) FROM app.inbox WHERE message_id = ?", failing),
+                assertEquals(0, db.count("SELECT count(*) FROM " + inbox + " WHERE message_id = ?", failing),
                         "with its inbox row");
                 source.sendBodyAndHeaders("direct:source", "{}", Map.of("ce_id", failing, "ce_subject", "order-2"));
                 assertEquals(1, db.count("SELECT count(*) FROM applied WHERE order_id = 'order-2'"),
@@ -146,13 +154,10 @@ class InboxKameletRuntimeTest {
      * the Kamelets of deploy/camel-k, and the Integration's data source (ordersDb) on the test's database.
      */
     private static Main pipe(TestDatabase db) {
-        PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setURL(db.url());
-        dataSource.setUser("postgres");
         Main main = new Main();
         main.setDefaultPropertyPlaceholderLocation("false");
         main.addInitialProperty("camel.component.kamelet.location", "file:deploy/camel-k/kamelets");
-        main.bind("ordersDb", dataSource);
+        main.bind("ordersDb", db.dataSource());
         return main;
     }
 }

@@ -5,6 +5,7 @@ import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.TestDatabase;
 
 /**
@@ -58,6 +59,13 @@ final class FaultTestSettings {
 
     /** Events numbered first..last in one transaction; event n is of key 'key-' || (n % keys). */
     static void insertNumbered(TestDatabase db, String type, int first, int last, int keys) {
+        if (db.database() == Database.MARIADB) {
+            // seq_FIRST_to_LAST: MariaDB's Sequence engine
+            db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+                    + "SELECT ?, CONCAT('key-', seq % ?), 'E', JSON_OBJECT('n', seq) FROM seq_" + first + "_to_" + last,
+                    type, keys);
+            return;
+        }
         db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
                 + "SELECT ?, 'key-' || (n % ?), 'E', jsonb_build_object('n', n) FROM generate_series(?, ?) AS n",
                 type, keys, first, last);

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
@@ -19,16 +20,19 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The postgresql-inbox route template on the real PostgreSQL and Kafka, instantiated the way users do (a templatedRoute
- * in outbox.routes-dir, the handler a route of theirs): a duplicate is dropped and counted, a handler failure rolls
- * the inbox row back with the business row and is redelivered by the consumer, a message without ce_id is not applied.
+ * The postgresql-inbox route template on the real PostgreSQL (MariaDbInboxTest: MariaDB) and Kafka, instantiated the
+ * way users do (a templatedRoute in outbox.routes-dir, the handler a route of theirs): a duplicate is dropped and
+ * counted, two long ids that differ only at their end are two messages, a handler failure rolls the inbox row back
+ * with the business row and is redelivered by the consumer, a message without ce_id is not applied.
  */
 @Tag("services")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class InboxTest {
 
     private static final String ROUTES = """
@@ -39,7 +43,7 @@ class InboxTest {
                   - name: name
                     value: test-consumer
                   - name: from
-                    value: "kafka:%s?groupId=inbox-test&autoOffsetReset=earliest&breakOnFirstError=true\
+                    value: "kafka:%1$s?groupId=%1$s&autoOffsetReset=earliest&breakOnFirstError=true\
             &headerDeserializer=#kafkaStringHeaders"
                   - name: handler
                     value: direct:apply-order
@@ -64,17 +68,24 @@ class InboxTest {
                                     message: "handler failed on purpose"
             """;
 
-    private static TestDatabase db;
-    private static RelayInstance relay;
-    private static KafkaProducer<String, String> producer;
-    private static String topic;
+    private TestDatabase db;
+    private RelayInstance relay;
+    private KafkaProducer<String, String> producer;
+    private String topic;
+
+    /** The database of the consumer's inbox and business tables (MariaDbInboxTest: MariaDB). */
+    Database database() {
+        return Database.POSTGRESQL;
+    }
 
     @BeforeAll
-    static void startConsumer() throws Exception {
-        db = TestDatabase.create();
-        db.update("CREATE TABLE applied_orders (order_id text NOT NULL, body text, "
-                + "applied_at timestamptz DEFAULT now())");
-        db.update("CREATE TABLE failing_orders (order_id text PRIMARY KEY)");
+    void startConsumer() throws Exception {
+        db = TestDatabase.create(database());
+        boolean mariaDb = database() == Database.MARIADB;
+        db.update("CREATE TABLE applied_orders (order_id varchar(255) NOT NULL, body text, applied_at "
+                + (mariaDb ? "timestamp(6) DEFAULT current_timestamp(6))" : "timestamptz DEFAULT now())"));
+        db.update("CREATE TABLE failing_orders (order_id varchar(255) PRIMARY KEY)");
+        // a topic and a consumer group of its own: the MariaDB subclass may run in the same JVM, on the same broker
         topic = "inbox-test-" + UUID.randomUUID().toString().substring(0, 8);
         Path routes = Files.createTempDirectory("inbox-routes");
         Files.writeString(routes.resolve("inbox-test.camel.yaml"), ROUTES.formatted(topic));
@@ -92,7 +103,7 @@ class InboxTest {
     }
 
     @AfterAll
-    static void stopConsumer() {
+    void stopConsumer() {
         if (producer != null) {
             producer.close();
         }
@@ -115,6 +126,25 @@ class InboxTest {
         assertEquals(1, db.count("SELECT count(*) FROM applied_orders WHERE order_id = 'order-twice'"));
         assertEquals(1, db.count("SELECT count(*) FROM inbox WHERE message_id = ? AND consumer = 'test-consumer' "
                 + "AND source = '/test' AND type = 'OrderPlaced'", ceId));
+    }
+
+    @Test
+    void twoLongIdsThatDifferOnlyAtTheirEndAreTwoMessages() throws Exception {
+        // longer than InnoDB's longest index key (3,072 bytes) or a short column: neither may cut them into one id
+        String prefix = "long-" + UUID.randomUUID() + "-" + "x".repeat(3100);
+        double duplicatesBefore = relay.counter("inbox.duplicates.dropped");
+        send(prefix + "-1", "order-long-1");
+        send(prefix + "-2", "order-long-2");
+        send(prefix + "-1", "order-long-1");
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> db.count("SELECT count(*) FROM applied_orders WHERE order_id LIKE 'order-long-%'") == 2);
+        // the copy of the first (its key's partition: after it) is dropped
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> relay.counter("inbox.duplicates.dropped") == duplicatesBefore + 1);
+        assertEquals(2, db.count("SELECT count(*) FROM inbox WHERE message_id LIKE ?", prefix + "%"));
+        assertEquals(1, db.count("SELECT count(*) FROM applied_orders WHERE order_id = 'order-long-1'"));
+        assertEquals(1, db.count("SELECT count(*) FROM applied_orders WHERE order_id = 'order-long-2'"));
+        assertEquals(1, db.count("SELECT count(*) FROM inbox WHERE message_id = ?", prefix + "-2"));
     }
 
     @Test
@@ -160,15 +190,18 @@ class InboxTest {
         send(ceId, "order-recent");
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> db.count("SELECT count(*) FROM inbox WHERE message_id = ?", ceId) == 1);
-        db.update("INSERT INTO inbox (consumer, message_id, received_at) "
-                + "VALUES ('test-consumer', 'old-1', now() - interval '8 days'), "
-                + "('test-consumer', 'old-2', now() - interval '7 days 1 minute')");
+        boolean mariaDb = database() == Database.MARIADB;
+        String eightDaysAgo = mariaDb ? "now(6) - INTERVAL 8 DAY" : "now() - interval '8 days'";
+        String sevenDaysOneMinuteAgo = mariaDb ? "now(6) - INTERVAL 7 DAY - INTERVAL 1 MINUTE"
+                : "now() - interval '7 days 1 minute'";
+        db.update("INSERT INTO inbox (consumer, message_id, received_at) VALUES ('test-consumer', 'old-1', "
+                + eightDaysAgo + "), ('test-consumer', 'old-2', " + sevenDaysOneMinuteAgo + ")");
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> db.count("SELECT count(*) FROM inbox WHERE message_id LIKE 'old-%'") == 0);
         assertEquals(1, db.count("SELECT count(*) FROM inbox WHERE message_id = ?", ceId), "a recent row stays");
     }
 
-    private static void send(String ceId, String orderId) throws Exception {
+    private void send(String ceId, String orderId) throws Exception {
         ProducerRecord<String, String> record = new ProducerRecord<>(topic, orderId,
                 "{\"orderId\": \"" + orderId + "\"}");
         record.headers().add("ce_id", ceId.getBytes(StandardCharsets.UTF_8));

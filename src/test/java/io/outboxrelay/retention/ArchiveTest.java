@@ -1,5 +1,8 @@
 package io.outboxrelay.retention;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
@@ -11,13 +14,15 @@ import java.util.stream.Collectors;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.outboxrelay.schema.SchemaMigration;
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.settings.TableName;
 import io.outboxrelay.support.RelayInstance;
 import io.outboxrelay.support.TestDatabase;
 import org.apache.camel.component.micrometer.MicrometerConstants;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.postgresql.ds.PGSimpleDataSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,8 +31,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * outbox.retention.mode=archive moves old PUBLISHED rows, unchanged, to outbox_archive in bounded batches, and nothing
- * else; outbox.archive.retention drops whole month partitions; the archive table exists whatever the mode. (A kill -9
- * in the middle of a large archive run: ArchiveCrashIT; the time at 2 million rows: bench/, the archive scenario.)
+ * else (PostgreSQL and MariaDB); outbox.archive.retention drops whole month partitions (PostgreSQL) or deletes the
+ * rows archived before it in bounded batches (MariaDB's plain archive table); the archive table exists whatever the
+ * mode; on MariaDB one janitor pass at a time per outbox (its lock named after database and table). (A kill -9 in
+ * the middle of a large archive run: ArchiveCrashIT; the time at 2 million rows: bench/, the archive scenario.)
  */
 @Tag("services")
 class ArchiveTest {
@@ -40,42 +47,64 @@ class ArchiveTest {
     /** The same of a row still in the outbox, which computes its partition from its key (migration V9). */
     private static final String OUTBOX_COLUMNS = COLUMNS.replace("partition_number",
             "outbox_partition(aggregate_type, aggregate_id) AS partition_number");
+    /** MariaDB's columns: JSON is text there, and the outbox stores its partition. */
+    private static final String MARIADB_COLUMNS = COLUMNS.replace("::text", "");
+    private static final String PG_ROWS = "SELECT 't', 'old-published', 'E', jsonb_build_object('n', n), "
+            + "CAST('{\"h\": \"v\"}' AS jsonb), 'PUBLISHED', n % 2, 'once ' || n, "
+            + "now() - interval '8 days' - n * interval '1 minute', now() - interval '30 days' "
+            + "FROM generate_series(1, 5) n "
+            + "UNION ALL SELECT 't', 'recent-published', 'E', '{}', NULL, 'PUBLISHED', 0, NULL, "
+            + "now() - interval '6 days', now() - interval '30 days' FROM generate_series(1, 2) "
+            + "UNION ALL SELECT 't', 'old-failed', 'E', '{}', NULL, 'FAILED', 10, 'boom', NULL, "
+            + "now() - interval '30 days' FROM generate_series(1, 2) "
+            + "UNION ALL SELECT 't', 'old-pending', 'E', '{}', NULL, 'PENDING', 3, 'retrying', NULL, "
+            + "now() - interval '30 days' FROM generate_series(1, 2)";
+    /** The same rows on MariaDB (seq_1_to_N: its Sequence engine). */
+    private static final String MARIADB_ROWS = "SELECT 't', 'old-published', 'E', JSON_OBJECT('n', seq), "
+            + "'{\"h\": \"v\"}', 'PUBLISHED', seq % 2, CONCAT('once ', seq), "
+            + "now(6) - INTERVAL 8 DAY - INTERVAL seq MINUTE, now(6) - INTERVAL 30 DAY FROM seq_1_to_5 "
+            + "UNION ALL SELECT 't', 'recent-published', 'E', '{}', NULL, 'PUBLISHED', 0, NULL, "
+            + "now(6) - INTERVAL 6 DAY, now(6) - INTERVAL 30 DAY FROM seq_1_to_2 "
+            + "UNION ALL SELECT 't', 'old-failed', 'E', '{}', NULL, 'FAILED', 10, 'boom', NULL, "
+            + "now(6) - INTERVAL 30 DAY FROM seq_1_to_2 "
+            + "UNION ALL SELECT 't', 'old-pending', 'E', '{}', NULL, 'PENDING', 3, 'retrying', NULL, "
+            + "now(6) - INTERVAL 30 DAY FROM seq_1_to_2";
 
-    @Test
-    void archiveModeMovesOnlyOldPublishedRowsUnchangedInBoundedBatches() {
-        try (TestDatabase db = TestDatabase.create()) {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Database.class)
+    void archiveModeMovesOnlyOldPublishedRowsUnchangedInBoundedBatches(Database database) {
+        try (TestDatabase db = TestDatabase.create(database)) {
+            boolean mariaDb = database == Database.MARIADB;
             migrate(db);
             db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, headers, status, "
-                    + "attempts, last_error, published_at, created_at) SELECT 't', 'old-published', 'E', "
-                    + "jsonb_build_object('n', n), CAST('{\"h\": \"v\"}' AS jsonb), 'PUBLISHED', n % 2, 'once ' || n, "
-                    + "now() - interval '8 days' - n * interval '1 minute', now() - interval '30 days' "
-                    + "FROM generate_series(1, 5) n "
-                    + "UNION ALL SELECT 't', 'recent-published', 'E', '{}', NULL, 'PUBLISHED', 0, NULL, "
-                    + "now() - interval '6 days', now() - interval '30 days' FROM generate_series(1, 2) "
-                    + "UNION ALL SELECT 't', 'old-failed', 'E', '{}', NULL, 'FAILED', 10, 'boom', NULL, "
-                    + "now() - interval '30 days' FROM generate_series(1, 2) "
-                    + "UNION ALL SELECT 't', 'old-pending', 'E', '{}', NULL, 'PENDING', 3, 'retrying', NULL, "
-                        + "now() - interval '30 days' FROM generate_series(1, 2)");
-            List<Map<String, Object>> before = db.query("SELECT " + OUTBOX_COLUMNS
+                    + "attempts, last_error, published_at, created_at) " + (mariaDb ? MARIADB_ROWS : PG_ROWS));
+            List<Map<String, Object>> before = db.query("SELECT " + (mariaDb ? MARIADB_COLUMNS : OUTBOX_COLUMNS)
                     + " FROM outbox WHERE aggregate_id = 'old-published' ORDER BY seq");
             assertTrue(before.stream().allMatch(row -> row.get("partition_number") != null), before.toString());
             try (RelayInstance relay = RelayInstance.start(settings(db, "archive"))) {
                 await().atMost(Duration.ofSeconds(30)).until(
                         () -> db.count("SELECT count(*) FROM outbox WHERE aggregate_id = 'old-published'") == 0);
 
-                List<Map<String, Object>> archived = db.query("SELECT " + COLUMNS
+                List<Map<String, Object>> archived = db.query("SELECT " + (mariaDb ? MARIADB_COLUMNS : COLUMNS)
                         + " FROM outbox_archive ORDER BY seq");
                 assertEquals(before, archived, "every column unchanged");
                 // batch-size 2: three statements (2 + 2 + 1), each with its own archived_at (its transaction's now())
                 assertEquals(3, db.count("SELECT count(DISTINCT archived_at) FROM outbox_archive"));
-                assertEquals(5, db.count("SELECT count(*) FROM outbox_archive WHERE archived_at > now() - interval "
-                        + "'1 minute'"));
-                assertEquals(0, db.count("SELECT count(*) FROM outbox_archive_default"),
-                        "the month's partition exists");
+                assertEquals(5, db.count("SELECT count(*) FROM outbox_archive WHERE archived_at > "
+                        + (mariaDb ? "now(6) - INTERVAL 1 MINUTE" : "now() - interval '1 minute'")));
+                if (!mariaDb) {
+                    assertEquals(0, db.count("SELECT count(*) FROM outbox_archive_default"),
+                            "the month's partition exists");
+                }
+                // each batch counted once: the rows moved, not the statements' row changes
                 await().atMost(Duration.ofSeconds(10))
                         .until(() -> relay.counter("outbox.archive.rows.archived") == 5.0);
 
-                db.update("ANALYZE outbox_archive");
+                if (mariaDb) {
+                    db.query("ANALYZE TABLE outbox_archive");
+                } else {
+                    db.update("ANALYZE outbox_archive");
+                }
                 await().atMost(Duration.ofSeconds(10)).until(() -> gauge(relay, "outbox.archive.rows") == 5.0);
             }
             Map<String, Long> left = db.query("SELECT aggregate_id, count(*) AS n FROM outbox GROUP BY aggregate_id")
@@ -84,9 +113,10 @@ class ArchiveTest {
         }
     }
 
-    @Test
-    void deleteModeLeavesTheArchiveEmptyAndSwitchingModesNeedsNoMigration() {
-        try (TestDatabase db = TestDatabase.create()) {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Database.class)
+    void deleteModeLeavesTheArchiveEmptyAndSwitchingModesNeedsNoMigration(Database database) {
+        try (TestDatabase db = TestDatabase.create(database)) {
             try (RelayInstance relay = RelayInstance.start(settings(db, "delete"))) {
                 insertOldPublished(db, "deleted", 3);
                 await().atMost(Duration.ofSeconds(30)).until(
@@ -141,6 +171,51 @@ class ArchiveTest {
     }
 
     @Test
+    void onMariaDbTheArchiveRetentionDeletesTheRowsArchivedBeforeItInBoundedBatches() {
+        try (TestDatabase db = TestDatabase.create(Database.MARIADB)) {
+            migrate(db);
+            // 5 rows archived 70 days ago (3 batches of 2), 3 archived 10 days ago
+            String archive = "INSERT INTO outbox_archive SELECT uuid(), seq, 't', ?, 'E', '{}', NULL, now(6), "
+                    + "'PUBLISHED', 0, NULL, now(6), now(6), 0, now(6) - INTERVAL ? DAY FROM seq_1_to_";
+            db.update(archive + "5", "expired", 70);
+            db.update(archive + "3", "kept", 10);
+            Map<String, String> settings = settings(db, "archive");
+            settings.put("outbox.archive.retention", "P62D");
+            try (RelayInstance relay = RelayInstance.start(settings)) {
+                await().atMost(Duration.ofSeconds(30)).until(
+                        () -> db.count("SELECT count(*) FROM outbox_archive WHERE aggregate_id = 'expired'") == 0);
+            }
+            assertEquals(3, db.count("SELECT count(*) FROM outbox_archive WHERE aggregate_id = 'kept'"));
+            assertEquals(3, db.count("SELECT count(*) FROM outbox_archive"));
+        }
+    }
+
+    @Test
+    void onMariaDbOneJanitorPassAtATimePerOutboxNotPerTableName() throws Exception {
+        try (TestDatabase db = TestDatabase.create(Database.MARIADB);
+                TestDatabase other = TestDatabase.create(Database.MARIADB)) {
+            migrate(db);
+            migrate(other);
+            insertOldPublished(db, "held", 3);
+            insertOldPublished(other, "free", 3);
+            String batch = "CALL outbox_archive_expired('P7D', 10)";
+            try (Connection janitor = db.connect(); Statement st = janitor.createStatement()) {
+                // another pass over this outbox holds the janitor's lock
+                try (ResultSet rs = st.executeQuery("SELECT GET_LOCK(CONCAT(DATABASE(), '.outbox_janitor'), 0)")) {
+                    rs.next();
+                    assertEquals(1, rs.getInt(1));
+                }
+                assertEquals(0, db.count(batch), "this outbox's pass takes nothing while the other runs");
+                assertEquals(3, db.count("SELECT count(*) FROM outbox"));
+                assertEquals(3, other.count(batch), "an outbox of the same name in another database goes on");
+                st.execute("DO RELEASE_LOCK(CONCAT(DATABASE(), '.outbox_janitor'))");
+            }
+            assertEquals(3, db.count(batch), "the rows moved, one number");
+            assertEquals(3, db.count("SELECT count(*) FROM outbox_archive"));
+        }
+    }
+
+    @Test
     void aMonthWithRowsInTheDefaultPartitionKeepsThemThereInsteadOfFailing() {
         try (TestDatabase db = TestDatabase.create()) {
             migrate(db);
@@ -182,11 +257,8 @@ class ArchiveTest {
 
     /** The relay's migrations, without a relay: rows can be written before any retention pass. */
     private static void migrate(TestDatabase db) {
-        PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setURL(db.url());
-        dataSource.setUser("postgres");
-        assertTrue(new SchemaMigration(dataSource, TableName.parse("outbox.table", "outbox"), 32, true)
-                .migrateSchema());
+        assertTrue(new SchemaMigration(db.dataSource(), db.database(), db.url(),
+                TableName.parse("outbox.table", "outbox"), 32, true).migrateSchema());
     }
 
     private static Map<String, String> settings(TestDatabase db, String mode) {
@@ -201,8 +273,10 @@ class ArchiveTest {
 
     private static void insertOldPublished(TestDatabase db, String key, int rows) {
         db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, published_at) "
-                + "SELECT 't', ?, 'E', '{}', 'PUBLISHED', now() - interval '8 days' "
-                + "FROM generate_series(1, ?)", key, rows);
+                + (db.database() == Database.MARIADB
+                        ? "SELECT 't', ?, 'E', '{}', 'PUBLISHED', now(6) - INTERVAL 8 DAY FROM seq_1_to_" + rows
+                        : "SELECT 't', ?, 'E', '{}', 'PUBLISHED', now() - interval '8 days' "
+                                + "FROM generate_series(1, " + rows + ")"), key);
     }
 
     /** Makes the archive's partition of a month, as the janitor makes this month's. */

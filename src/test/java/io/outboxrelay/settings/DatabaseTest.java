@@ -1,5 +1,6 @@
 package io.outboxrelay.settings;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,6 @@ class DatabaseTest {
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
         "outbox.wake-up        | notify  | LISTEN/NOTIFY is PostgreSQL's",
-        "outbox.retention.mode | archive | not supported on MariaDB yet",
     })
     void whatMariaDbDoesNotRunYetIsRefusedNamingTheKey(String key, String value, String expectation) {
         InvalidSettingException e = assertThrows(InvalidSettingException.class,
@@ -60,6 +60,33 @@ class DatabaseTest {
         assertTrue(e.getMessage().contains(expectation), e.getMessage());
         assertEquals(Database.POSTGRESQL, RelaySettingsTest.read(Map.of(key, value)).database(),
                 "the same setting is fine on PostgreSQL");
+    }
+
+    @Test
+    void archiveModeRunsOnMariaDb() {
+        RelaySettings s = RelaySettingsTest.read(Map.of("outbox.db.url", "jdbc:mariadb://db/shop",
+                "outbox.retention.mode", "archive", "outbox.archive.retention", "P90D"));
+
+        assertEquals(Database.MARIADB, s.database());
+        assertTrue(s.archiveMode());
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "outbox.retention.mode    | move | one of delete, archive",
+        "outbox.archive.retention | P3M  | ",
+    })
+    void aBadRetentionSettingOnMariaDbIsRefusedInOneLineNamingTheKey(String key, String value, String expectation) {
+        Map<String, String> settings = new HashMap<>(Map.of("outbox.db.url", "jdbc:mariadb://db/shop",
+                "outbox.retention.mode", "archive"));
+        settings.put(key, value);
+        InvalidSettingException e = assertThrows(InvalidSettingException.class,
+                () -> RelaySettingsTest.read(settings));
+
+        assertEquals(key, e.key());
+        assertTrue(e.getMessage().startsWith("invalid setting " + key + "='" + value + "'"), e.getMessage());
+        assertTrue(expectation == null || e.getMessage().contains(expectation), e.getMessage());
+        assertEquals(1, e.getMessage().lines().count());
     }
 
     @Test

@@ -12,7 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import javax.sql.DataSource;
+
 import io.outboxrelay.settings.Database;
+import org.mariadb.jdbc.MariaDbDataSource;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * A database of its own on the machine's real PostgreSQL (127.0.0.1:5432, user postgres) or MariaDB (127.0.0.1:3306,
@@ -86,6 +90,23 @@ public final class TestDatabase implements AutoCloseable {
 
     public Connection connect() throws SQLException {
         return DriverManager.getConnection(url(), user(), "");
+    }
+
+    /** A data source on this database, as the relay's user (for the migrations without a relay, a Kamelet's bean). */
+    public DataSource dataSource() {
+        if (database == Database.MARIADB) {
+            try {
+                MariaDbDataSource dataSource = new MariaDbDataSource(url());
+                dataSource.setUser(user());
+                return dataSource;
+            } catch (SQLException e) {
+                throw new IllegalStateException(url(), e);
+            }
+        }
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL(url());
+        dataSource.setUser(user());
+        return dataSource;
     }
 
     /** A JSON parameter in a writer's statement: {@code ?::jsonb} on PostgreSQL, {@code ?} on MariaDB (contract §2). */
