@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The Camel limit that makes the outbox Kamelet a bean installing the relay's routes (config.KameletRelay's first
@@ -50,7 +51,7 @@ class KameletLimitTest {
             assertEquals(List.of("postgresql-outbox-source"), context.getRouteTemplateDefinitions().stream()
                     .map(RouteTemplateDefinition::getId).toList());
 
-            // the relay's path as two routes of one Kamelet: refused
+            // the relay's path as two routes of one Kamelet: refused, a template is one mapping
             String twoRoutes = outbox.substring(0, outbox.indexOf("  template:")) + """
                       template:
                         - from:
@@ -62,8 +63,9 @@ class KameletLimitTest {
                             steps:
                               - to: log:mark
                     """;
-            assertThrows(RuntimeException.class, () -> context.addRoutes(loader.loadRoutesBuilder(
-                    ResourceHelper.fromString("two-routes.kamelet.yaml", twoRoutes))));
+            RuntimeException refused = assertThrows(RuntimeException.class, () -> context.addRoutes(
+                    loader.loadRoutesBuilder(ResourceHelper.fromString("two-routes.kamelet.yaml", twoRoutes))));
+            assertTrue(refused.getMessage().startsWith("Unsupported type: SEQUENCE"), refused.getMessage());
         }
     }
 
