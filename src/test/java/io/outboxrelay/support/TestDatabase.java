@@ -54,7 +54,8 @@ public final class TestDatabase implements AutoCloseable {
         return createOn(Database.POSTGRESQL, server);
     }
 
-    private static TestDatabase createOn(Database database, String server) {
+    /** A database of its own on the given server of the given kind (a JDBC URL ending in '/'). */
+    public static TestDatabase createOn(Database database, String server) {
         String name = "relay_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         TestDatabase db = new TestDatabase(database, server, name);
         try (Connection admin = db.admin(); Statement st = admin.createStatement()) {
