@@ -31,14 +31,15 @@ import io.outboxrelay.support.KafkaBroker;
  * --steady-seconds N (60), --steady-warmup-seconds N (15: written at the same rate before the measured seconds,
  * while the freshly started relay's JIT compiles; reported apart in p99_ms_by_10s), --idle-seconds N (60),
  * --retention-published N (2000000), --retention-pending N (100000) (the retention and archive scenarios),
- * --writer-counts N,N,... (8,32,64) and --writer-seconds N (10: measured after a 2 s warm-up) (the writers scenario),
+ * --writer-counts N,N,... (8,32,64; 8,32 with --db mariadb) and --writer-seconds N (10: measured after a 2 s
+ * warm-up) (the writers scenario),
  * --crash-events N (50000: the backlog of the crash scenarios), --janitor-published N (1000000) (the janitors
  * scenario: one retention pass against three at once),
  * --late-commits N (10: one at a time, quiet and beside traffic, besides 50 concurrent) (the latecommit scenario),
  * --outage-trials N (3) and --outage-seconds N (30) (the outage scenario: first publish after Kafka's return),
  * --only drain,steady,... (all but wakeup, latecommit, outage and console; console = a drain with the operator
  * console read once a second over 1,000,000 rows, 100,000 FAILED, and the same drain without; wakeup = steady,
- * steady_claim_index, idle and idle_claim_index: the relay with outbox.wake-up=sequence and =claim-index).
+ * steady_claim_index, idle and idle_claim_index: the relay with outbox.wake-up=sequence and =claim-index),
  * --drain-warmup N (200000: events each drain relay sends before the timed drain),
  * --db postgresql|mariadb (postgresql) and --mariadb-url URL (jdbc:mariadb://127.0.0.1:3306/, user root, no password;
  * each scenario run creates a database of its own there and drops it): with mariadb, the scenarios plain, drain,
@@ -67,14 +68,14 @@ public final class Benchmarks {
         int janitorPublished = Integer.parseInt(o.getOrDefault("janitor-published", "1000000"));
         int retentionPending = Integer.parseInt(o.getOrDefault("retention-pending", "100000"));
         int startupRuns = Integer.parseInt(o.getOrDefault("startup-runs", "3"));
-        List<Integer> writerCounts = Arrays.stream(o.getOrDefault("writer-counts", "8,32,64").split(","))
-                .map(String::trim).map(Integer::parseInt).toList();
         int writerSeconds = Integer.parseInt(o.getOrDefault("writer-seconds", "10"));
         int lateCommits = Integer.parseInt(o.getOrDefault("late-commits", "10"));
         int outageTrials = Integer.parseInt(o.getOrDefault("outage-trials", "3"));
         int outageSeconds = Integer.parseInt(o.getOrDefault("outage-seconds", "30"));
         int drainWarmup = Integer.parseInt(o.getOrDefault("drain-warmup", Integer.toString(Scenarios.DRAIN_WARMUP)));
         BenchDatabase database = database(o);
+        List<Integer> writerCounts = Arrays.stream(o.getOrDefault("writer-counts",
+                database.mariadb() ? "8,32" : "8,32,64").split(",")).map(String::trim).map(Integer::parseInt).toList();
         List<String> only = List.of(o.getOrDefault("only", database.mariadb() ? String.join(",", MARIADB_SCENARIOS)
                 : "limits,naive,plain,drain,schemas,tracing,hot,startup,steady,idle,writers,retention,archive,"
                         + "crash,janitors")
