@@ -34,14 +34,16 @@ final class BenchEnvironment {
             + System.getProperty("relay.jar", "target/outbox-relay.jar").replaceAll("\\.jar$", ".jsa");
 
     final KafkaBroker kafka;
+    final BenchDatabase database;
 
-    BenchEnvironment(KafkaBroker kafka) {
+    BenchEnvironment(KafkaBroker kafka, BenchDatabase database) {
         this.kafka = kafka;
+        this.database = database;
     }
 
     /** A fresh database with the relay's schema (applied by starting and stopping a relay once). */
     TestDatabase databaseWithSchema() {
-        TestDatabase db = TestDatabase.create();
+        TestDatabase db = database.create();
         RelayProcess relay = startRelay(db, Map.of());
         stop(relay);
         return db;
@@ -49,7 +51,7 @@ final class BenchEnvironment {
 
     /** The benchmarks' plain-Java relay (PlainRelay) with the relay's batch size and producer settings. */
     RelayProcess startPlainRelay(TestDatabase db) {
-        RelayProcess relay = RelayProcess.startMain(PlainRelay.class.getName(), List.of(db.url(),
+        RelayProcess relay = RelayProcess.startMain(PlainRelay.class.getName(), List.of(db.url(), db.user(),
                 kafka.bootstrapServers(), RelaySettingsFile.get("outbox.batch-size", "1000"),
                 RelaySettingsFile.get("camel.component.kafka.linger-ms", "0"),
                 RelaySettingsFile.get("camel.component.kafka.producer-batch-size", "16384"),
@@ -71,6 +73,7 @@ final class BenchEnvironment {
             env.put("JAVA_TOOL_OPTIONS", relayOptions);
         }
         env.put("OUTBOX_DB_URL", db.url());
+        env.put("OUTBOX_DB_USER", db.user());
         env.put("CAMEL_COMPONENT_KAFKA_BROKERS", kafka.bootstrapServers());
         env.put("OUTBOX_ROUTES_DIR", "target/no-extra-routes");
         RelayProcess relay = RelayProcess.startJar(env, CLASS_DATA_ARCHIVE,
@@ -87,6 +90,7 @@ final class BenchEnvironment {
     RelayProcess startRelayUnwatched(TestDatabase db, Map<String, String> extra) {
         Map<String, String> env = new HashMap<>(extra);
         env.put("OUTBOX_DB_URL", db.url());
+        env.put("OUTBOX_DB_USER", db.user());
         env.put("CAMEL_COMPONENT_KAFKA_BROKERS", kafka.bootstrapServers());
         env.put("OUTBOX_ROUTES_DIR", "target/no-extra-routes");
         return RelayProcess.startJar(env, CLASS_DATA_ARCHIVE, "-Dcamel.management.port=0");
@@ -116,20 +120,12 @@ final class BenchEnvironment {
     /** The same over the given number of keys (each key stays with one aggregate type). */
     static void insertEvents(TestDatabase db, String[] types, int events, int keys) {
         insertEventsUnanalysed(db, types, events, keys);
-        db.update("ANALYZE outbox");
+        BenchDatabase.analyze(db);
     }
 
     /** Without the ANALYZE after (a relay already running starts on them at the commit). */
     static void insertEventsUnanalysed(TestDatabase db, String[] types, int events, int keys) {
-        db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
-                + "SELECT (?::text[])[1 + (n % " + keys + ") % 3], 'key-' || (n % " + keys + "), "
-                + "'Updated', jsonb_build_object("
-                + "'id', n, 'customer', 'customer-' || (n % 977), 'status', 'CONFIRMED', 'currency', 'EUR', "
-                + "'total', round((n % 10000) / 7.0, 2), 'lines', jsonb_build_array("
-                + "jsonb_build_object('sku', 'SKU-' || (n % 311), 'qty', 1 + n % 5, 'price', 19.99), "
-                + "jsonb_build_object('sku', 'SKU-' || (n % 173), 'qty', 2, 'price', 5.5)), "
-                + "'note', repeat('x', 90)) FROM generate_series(1, ?) AS n",
-                (Object) types, events);
+        BenchDatabase.insertEvents(db, types, events, keys);
     }
 
     /**
@@ -240,18 +236,6 @@ final class BenchEnvironment {
             }
         }
         return cpu;
-    }
-
-    /**
-     * What PostgreSQL spent between two readings: the processes alive at the end, less what they had spent at the
-     * start (a process that ended meanwhile is not counted: the bench's own short connections).
-     */
-    static double postgresCpuSince(Map<Long, Double> start) throws Exception {
-        double spent = 0;
-        for (Map.Entry<Long, Double> process : postgresCpuSeconds().entrySet()) {
-            spent += process.getValue() - start.getOrDefault(process.getKey(), 0.0);
-        }
-        return spent;
     }
 
     /** CPU seconds of the server processes connected to one database now (pg_stat_activity), by pid. */

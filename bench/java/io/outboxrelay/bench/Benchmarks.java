@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.KafkaBroker;
 
 /**
@@ -30,14 +31,20 @@ import io.outboxrelay.support.KafkaBroker;
  * --steady-seconds N (60), --steady-warmup-seconds N (15: written at the same rate before the measured seconds,
  * while the freshly started relay's JIT compiles; reported apart in p99_ms_by_10s), --idle-seconds N (60),
  * --retention-published N (2000000), --retention-pending N (100000) (the retention and archive scenarios),
- * --writer-counts N,N,... (8,32,64) and --writer-seconds N (10: measured after a 2 s warm-up) (the writers scenario),
+ * --writer-counts N,N,... (8,32,64; 8,32 with --db mariadb) and --writer-seconds N (10: measured after a 2 s
+ * warm-up) (the writers scenario),
  * --crash-events N (50000: the backlog of the crash scenarios), --janitor-published N (1000000) (the janitors
  * scenario: one retention pass against three at once),
  * --late-commits N (10: one at a time, quiet and beside traffic, besides 50 concurrent) (the latecommit scenario),
  * --outage-trials N (3) and --outage-seconds N (30) (the outage scenario: first publish after Kafka's return),
  * --only drain,steady,... (all but wakeup, latecommit, outage and console; console = a drain with the operator
  * console read once a second over 1,000,000 rows, 100,000 FAILED, and the same drain without; wakeup = steady,
- * steady_claim_index, idle and idle_claim_index: the relay with outbox.wake-up=sequence and =claim-index).
+ * steady_claim_index, idle and idle_claim_index: the relay with outbox.wake-up=sequence and =claim-index),
+ * --drain-warmup N (200000: events each drain relay sends before the timed drain),
+ * --db postgresql|mariadb (postgresql) and --mariadb-url URL (jdbc:mariadb://127.0.0.1:3306/, user root, no password;
+ * each scenario run creates a database of its own there and drops it): with mariadb, the scenarios plain, drain,
+ * steady and writers (the default --only) run against MariaDB under names ending in _mariadb, the plain relay being
+ * PlainRelay's MariaDB form, the database's CPU that of the mariadbd process (a server on this machine).
  * PostgreSQL runs with autovacuum on for the benchmarks, as in production; the server's own setting is put back at
  * the end.
  */
@@ -61,22 +68,29 @@ public final class Benchmarks {
         int janitorPublished = Integer.parseInt(o.getOrDefault("janitor-published", "1000000"));
         int retentionPending = Integer.parseInt(o.getOrDefault("retention-pending", "100000"));
         int startupRuns = Integer.parseInt(o.getOrDefault("startup-runs", "3"));
-        List<Integer> writerCounts = Arrays.stream(o.getOrDefault("writer-counts", "8,32,64").split(","))
-                .map(String::trim).map(Integer::parseInt).toList();
         int writerSeconds = Integer.parseInt(o.getOrDefault("writer-seconds", "10"));
         int lateCommits = Integer.parseInt(o.getOrDefault("late-commits", "10"));
         int outageTrials = Integer.parseInt(o.getOrDefault("outage-trials", "3"));
         int outageSeconds = Integer.parseInt(o.getOrDefault("outage-seconds", "30"));
-        List<String> only = List.of(o.getOrDefault("only",
-                "limits,naive,plain,drain,schemas,tracing,hot,startup,steady,idle,writers,retention,archive,"
+        int drainWarmup = Integer.parseInt(o.getOrDefault("drain-warmup", Integer.toString(Scenarios.DRAIN_WARMUP)));
+        BenchDatabase database = database(o);
+        List<Integer> writerCounts = Arrays.stream(o.getOrDefault("writer-counts",
+                database.mariadb() ? "8,32" : "8,32,64").split(",")).map(String::trim).map(Integer::parseInt).toList();
+        List<String> only = List.of(o.getOrDefault("only", database.mariadb() ? String.join(",", MARIADB_SCENARIOS)
+                : "limits,naive,plain,drain,schemas,tracing,hot,startup,steady,idle,writers,retention,archive,"
                         + "crash,janitors")
                 .split(","));
+        if (database.mariadb() && !MARIADB_SCENARIOS.containsAll(only)) {
+            System.err.println("--db mariadb runs the scenarios " + String.join(",", MARIADB_SCENARIOS) + " only, not "
+                    + only.stream().filter(s -> !MARIADB_SCENARIOS.contains(s)).collect(Collectors.joining(",")));
+            System.exit(2);
+        }
 
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         List<Map<String, Object>> results = new ArrayList<>();
-        try (KafkaBroker kafka = KafkaBroker.start(); Autovacuum on = Autovacuum.on()) {
-            BenchEnvironment environment = new BenchEnvironment(kafka);
-            Scenarios scenarios = new Scenarios(environment);
+        try (KafkaBroker kafka = KafkaBroker.start(); Autovacuum on = database.mariadb() ? null : Autovacuum.on()) {
+            BenchEnvironment environment = new BenchEnvironment(kafka, database);
+            Scenarios scenarios = new Scenarios(environment, drainWarmup);
             for (int run = 1; run <= runs; run++) {
                 if (only.contains("limits")) {
                     record(results, run, scenarios.kafkaLimit(events));
@@ -179,6 +193,19 @@ public final class Benchmarks {
         System.exit(0);
     }
 
+    /** What --db mariadb runs: the scenarios of issue 33's MariaDB targets. */
+    private static final List<String> MARIADB_SCENARIOS = List.of("plain", "drain", "steady", "writers");
+
+    private static BenchDatabase database(Map<String, String> o) {
+        String db = o.getOrDefault("db", "postgresql");
+        if (!db.equals("postgresql") && !db.equals("mariadb")) {
+            System.err.println("--db: expected postgresql or mariadb, got " + db);
+            System.exit(2);
+        }
+        return new BenchDatabase(db.equals("mariadb") ? Database.MARIADB : Database.POSTGRESQL,
+                o.getOrDefault("mariadb-url", "jdbc:mariadb://127.0.0.1:3306/"));
+    }
+
     private static void record(List<Map<String, Object>> results, int run, Map<String, Object> result) {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("run", run);
@@ -246,20 +273,26 @@ public final class Benchmarks {
      * table, a row per writer count and configuration, their writers and configuration columns saying which.
      */
     private static String table(String scenario) {
-        return scenario.startsWith("writers_") ? "writers" : scenario.startsWith("janitors_") ? "janitors" : scenario;
+        String database = scenario.endsWith(BenchDatabase.SUFFIX) ? BenchDatabase.SUFFIX : "";
+        return scenario.startsWith("writers_") ? "writers" + database
+                : scenario.startsWith("janitors_") ? "janitors" : scenario;
     }
 
     /** Per run: relay drain vs. the lower raw limit and vs. the naive loop; the writers' rates beside the relays. */
     private static String ratios(List<Map<String, Object>> results) {
         StringBuilder md = new StringBuilder();
         for (Map<String, Object> r : results) {
-            if (r.get("vs_bare") != null && table((String) r.get("scenario")).equals("writers")) {
-                md.append(String.format("Run %s, %s writers: beside the %s, writers commit %,d/s = %.2f× no relay, "
-                        + "%.2f× beside the plain relay; p99 %s ms.%n%n", r.get("run"), r.get("writers"),
+            if (r.get("vs_bare") != null && table((String) r.get("scenario")).startsWith("writers")) {
+                md.append(String.format("Run %s, %s writers%s: beside the %s, writers commit %,d/s = %.2f× no relay, "
+                        + "%.2f× beside the plain relay%s; p99 %s ms.%n%n", r.get("run"), r.get("writers"),
+                        ((String) r.get("scenario")).endsWith(BenchDatabase.SUFFIX) ? " on MariaDB" : "",
                         r.get("configuration").equals("notify") ? "relay woken by the notify trigger" : "relay",
-                        r.get("commits_per_s"), r.get("vs_bare"), r.get("vs_plain"), r.get("p99_ms")));
+                        r.get("commits_per_s"), r.get("vs_bare"), r.get("vs_plain"),
+                        ((String) r.get("scenario")).endsWith(BenchDatabase.SUFFIX) ? " (target ≥ 0.95×)" : "",
+                        r.get("p99_ms")));
             }
         }
+        md.append(MariaDbRatios.of(results));
         Map<Object, Map<String, Long>> rates = new LinkedHashMap<>();
         for (Map<String, Object> r : results) {
             if (r.get("events_per_s") instanceof Number rate) {

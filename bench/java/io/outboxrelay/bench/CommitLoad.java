@@ -20,8 +20,11 @@ import io.outboxrelay.support.TestDatabase;
  */
 final class CommitLoad {
 
-    private static final String INSERT = "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
-            + "VALUES (?, ?, 'Placed', ?::jsonb)";
+    /** The contract's writer statement (§2): the payload as ?::jsonb on PostgreSQL, as text on MariaDB. */
+    private static String insert(TestDatabase db) {
+        return "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) VALUES (?, ?, 'Placed', "
+                + db.json() + ")";
+    }
 
     /** Commits completed in the measured window, its length, and each one's INSERT + commit time (µs), sorted. */
     record Result(long commits, double seconds, long[] sortedMicros) {
@@ -72,7 +75,7 @@ final class CommitLoad {
     private static Callable<long[]> writer(TestDatabase db, String[] types, CountDownLatch ready, CountDownLatch go,
             long[] window) {
         return () -> {
-            try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(INSERT)) {
+            try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(insert(db))) {
                 c.setAutoCommit(false);
                 ready.countDown();
                 go.await();

@@ -58,7 +58,7 @@ final class ConsoleLoad {
     }
 
     /** FAILED and PUBLISHED rows so that, with the warm-up and the drain, the outbox holds 1,000,000. */
-    private static void backdrop(TestDatabase db, String[] types, int events) {
+    private void backdrop(TestDatabase db, String[] types, int events) {
         db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, attempts, "
                 + "last_error) SELECT (?::text[])[1 + n % 3], 'failed-' || (n % 5000), 'Updated', "
                 + "jsonb_build_object('id', n), 'FAILED', 10, "
@@ -67,7 +67,7 @@ final class ConsoleLoad {
         db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload, status, published_at) "
                 + "SELECT (?::text[])[1 + n % 3], 'key-' || (n % 1000), 'Updated', jsonb_build_object('id', n), "
                 + "'PUBLISHED', now() - interval '1 day' FROM generate_series(1, ?) n", (Object) types,
-                ROWS - FAILED - Scenarios.DRAIN_WARMUP - events);
+                ROWS - FAILED - scenarios.drainWarmup() - events);
         // as autovacuum would have, on a table that old
         db.update("VACUUM (ANALYZE) outbox");
     }

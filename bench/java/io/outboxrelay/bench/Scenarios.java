@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.OtlpReceiver;
 import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.SharedKafka;
@@ -30,7 +31,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 final class Scenarios {
 
-    /** Events each drain relay sends before the measured drain. */
+    /** Events each drain relay sends before the measured drain, by default (--drain-warmup). */
     static final int DRAIN_WARMUP = 200_000;
 
     static final int HOT_KEYS = 10;
@@ -42,13 +43,16 @@ final class Scenarios {
             BEGIN PERFORM pg_notify('outbox', ''); RETURN NULL; END $$""", """
             CREATE TRIGGER outbox_notify AFTER INSERT ON outbox FOR EACH STATEMENT EXECUTE FUNCTION outbox_notify()""");
 
-    /** The writers scenario's configurations: no relay, the plain relay, the relay, the relay woken by a trigger. */
-    private static final List<String> WRITER_CONFIGURATIONS = List.of("bare", "plain", "relay", "notify");
-
     private final BenchEnvironment env;
+    private final int drainWarmup;
 
-    Scenarios(BenchEnvironment env) {
+    Scenarios(BenchEnvironment env, int drainWarmup) {
         this.env = env;
+        this.drainWarmup = drainWarmup;
+    }
+
+    int drainWarmup() {
+        return drainWarmup;
     }
 
     /**
@@ -56,7 +60,8 @@ final class Scenarios {
      * event.
      */
     Map<String, Object> drain(int events) throws Exception {
-        return drain("drain", events, BenchEnvironment.KEYS, (db, types) -> env.startRelay(db, Map.of()));
+        return drain(env.database.scenario("drain"), events, BenchEnvironment.KEYS,
+                (db, types) -> env.startRelay(db, Map.of()));
     }
 
     /** The same over only 10 keys: hot aggregates. */
@@ -66,7 +71,8 @@ final class Scenarios {
 
     /** The plain-Java batched relay (PlainRelay) on the same events, as its own process. */
     Map<String, Object> plainDrain(int events) throws Exception {
-        return drain("plain_drain", events, BenchEnvironment.KEYS, (db, types) -> env.startPlainRelay(db));
+        return drain(env.database.scenario("plain_drain"), events, BenchEnvironment.KEYS,
+                (db, types) -> env.startPlainRelay(db));
     }
 
     Map<String, Object> plainDrainHotKeys(int events) throws Exception {
@@ -107,10 +113,10 @@ final class Scenarios {
                 Map<String, Object> r = drain("drain_tracing_on", events, BenchEnvironment.KEYS,
                         (db, types) -> env.startRelay(db, otel));
                 long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-                while (receiver.count() < DRAIN_WARMUP + events && System.nanoTime() < deadline) {
+                while (receiver.count() < drainWarmup + events && System.nanoTime() < deadline) {
                     pause(100);
                 }
-                r.put("spans_received", receiver.count() - DRAIN_WARMUP);
+                r.put("spans_received", receiver.count() - drainWarmup);
                 results.add(r);
             }
         }
@@ -139,19 +145,19 @@ final class Scenarios {
             String[] types = env.createTopics(scenario.replace("_", "") + suffix());
             backdrop.accept(db, types);
             // a relay runs for days: it first drains a warm-up backlog (JIT, connections, producers), untimed
-            BenchEnvironment.insertEvents(db, types, DRAIN_WARMUP, keys);
+            BenchEnvironment.insertEvents(db, types, drainWarmup, keys);
             RelayProcess relay = launcher.apply(db, types);
             try {
-                awaitDrained(db, types, DRAIN_WARMUP);
+                awaitDrained(db, types, drainWarmup);
                 // timed from the insert's commit, when the relay can see the events (not analysed: it is running)
                 BenchEnvironment.insertEventsUnanalysed(db, types, events, keys);
                 DrainCompanion companion = beside.apply(relay);
                 double cpuStart = BenchEnvironment.cpuSeconds(relay.pid());
-                Map<Long, Double> postgresStart = BenchEnvironment.postgresCpuSeconds();
+                Map<Long, Double> serverStart = env.database.serverCpuSeconds();
                 long start = System.nanoTime();
                 // polls "is anything left" rather than counting, so the probe costs the database little
                 while (db.count("SELECT count(*) FROM (SELECT 1 FROM outbox WHERE status = 'PENDING' LIMIT 1) p") > 0
-                        || env.recordsIn(types) < DRAIN_WARMUP + events) {
+                        || env.recordsIn(types) < drainWarmup + events) {
                     pause(200);
                     if (System.nanoTime() - start > Duration.ofMinutes(10).toNanos()) {
                         throw new IllegalStateException("drain did not finish in 10 minutes");
@@ -159,7 +165,7 @@ final class Scenarios {
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 double cpu = BenchEnvironment.cpuSeconds(relay.pid()) - cpuStart;
-                double postgresCpu = BenchEnvironment.postgresCpuSince(postgresStart);
+                double serverCpu = env.database.serverCpuSince(serverStart);
                 Map<String, Object> r = result(scenario);
                 if (companion != null) {
                     r.putAll(companion.stop());
@@ -170,9 +176,9 @@ final class Scenarios {
                 r.put("events_per_s", Math.round(events / seconds));
                 r.put("relay_cpu_s", round(cpu));
                 r.put("cpu_us_per_event", round(cpu * 1e6 / events));
-                r.put("postgres_cpu_us_per_event", round(postgresCpu * 1e6 / events));
+                r.put(env.database.cpuColumn(), round(serverCpu * 1e6 / events));
                 r.put("relay_peak_rss_mb", Math.round(BenchEnvironment.peakRssMb(relay.pid())));
-                r.put("records_in_kafka", env.recordsIn(types) - DRAIN_WARMUP);
+                r.put("records_in_kafka", env.recordsIn(types) - drainWarmup);
                 return r;
             } finally {
                 BenchEnvironment.stop(relay);
@@ -236,7 +242,8 @@ final class Scenarios {
      * The first {@code warmupSeconds} of writing are not measured: a relay runs for days, not from a cold JVM.
      */
     Map<String, Object> steady(int rate, int seconds, int warmupSeconds, int writers) throws Exception {
-        return steady("steady", rate, seconds, warmupSeconds, writers, db -> env.startRelay(db, Map.of()));
+        return steady(env.database.scenario("steady"), rate, seconds, warmupSeconds, writers,
+                db -> env.startRelay(db, Map.of()));
     }
 
     /** The same with the relay watching the claim index for new events instead of the sequence (outbox.wake-up). */
@@ -247,7 +254,8 @@ final class Scenarios {
 
     /** The same load on the plain-Java batched relay (PlainRelay): what this machine gives without the relay. */
     Map<String, Object> plainSteady(int rate, int seconds, int warmupSeconds, int writers) throws Exception {
-        return steady("plain_steady", rate, seconds, warmupSeconds, writers, env::startPlainRelay);
+        return steady(env.database.scenario("plain_steady"), rate, seconds, warmupSeconds, writers,
+                env::startPlainRelay);
     }
 
     private Map<String, Object> steady(String scenario, int rate, int seconds, int warmupSeconds, int writers,
@@ -270,7 +278,7 @@ final class Scenarios {
                 CpuWindow window = null;
                 while (threads.stream().anyMatch(Thread::isAlive)) {
                     if (window == null && System.nanoTime() >= warmupEnd) {
-                        window = CpuWindow.open(relay.pid(), committedAt.size());
+                        window = CpuWindow.open(env.database, relay.pid(), committedAt.size());
                     }
                     if (window != null) {
                         maxBacklog = Math.max(maxBacklog,
@@ -281,7 +289,7 @@ final class Scenarios {
                             ? Math.max(1, Math.min(500, (warmupEnd - System.nanoTime()) / 1_000_000)) : 500);
                 }
                 long written = committedAt.size();
-                window = window == null ? CpuWindow.open(relay.pid(), 0) : window;
+                window = window == null ? CpuWindow.open(env.database, relay.pid(), 0) : window;
                 double[] cpu = window.close(written);
                 long drainStart = System.nanoTime();
                 while (db.count("SELECT count(*) FROM outbox WHERE status = 'PENDING'") > 0) {
@@ -331,7 +339,7 @@ final class Scenarios {
                 r.put("drained_after_writer_s", round(tail));
                 r.put("kept_up", maxBacklog < rate && tail < 1.0);
                 r.put("relay_cpu_us_per_event", round(cpu[0]));
-                r.put("postgres_cpu_us_per_event", round(cpu[1]));
+                r.put(env.database.cpuColumn(), round(cpu[1]));
                 r.put("relay_peak_rss_mb", Math.round(BenchEnvironment.peakRssMb(relay.pid())));
                 return r;
             } finally {
@@ -341,22 +349,25 @@ final class Scenarios {
     }
 
     /**
-     * CPU spent between the end of a warm-up and the end of the writing, by the relay process and by PostgreSQL (every
-     * server process: the writers' backends, the relay's, autovacuum, WAL writer, checkpointer), per event committed
-     * meanwhile. The bench's own probes (the backlog count) are in the PostgreSQL figure, for every relay alike.
+     * CPU spent between the end of a warm-up and the end of the writing, by the relay process and by the database
+     * server (PostgreSQL: every server process, the writers' backends, the relay's, autovacuum, WAL writer,
+     * checkpointer; MariaDB: mariadbd), per event committed meanwhile. The bench's own probes (the backlog count) are
+     * in the server's figure, for every relay alike.
      */
-    private record CpuWindow(long pid, long eventsAtOpen, double relayCpu, Map<Long, Double> postgresCpu) {
+    private record CpuWindow(BenchDatabase database, long pid, long eventsAtOpen, double relayCpu,
+            Map<Long, Double> serverCpu) {
 
-        static CpuWindow open(long pid, long events) throws Exception {
-            return new CpuWindow(pid, events, BenchEnvironment.cpuSeconds(pid), BenchEnvironment.postgresCpuSeconds());
+        static CpuWindow open(BenchDatabase database, long pid, long events) throws Exception {
+            return new CpuWindow(database, pid, events, BenchEnvironment.cpuSeconds(pid),
+                    database.serverCpuSeconds());
         }
 
-        /** Relay and PostgreSQL CPU microseconds per event committed in the window. */
+        /** Relay and database server CPU microseconds per event committed in the window. */
         double[] close(long eventsAtClose) throws Exception {
             double relay = BenchEnvironment.cpuSeconds(pid) - relayCpu;
-            double postgres = BenchEnvironment.postgresCpuSince(postgresCpu);
+            double server = database.serverCpuSince(serverCpu);
             long events = Math.max(1, eventsAtClose - eventsAtOpen);
-            return new double[] {relay * 1e6 / events, postgres * 1e6 / events};
+            return new double[] {relay * 1e6 / events, server * 1e6 / events};
         }
     }
 
@@ -376,7 +387,7 @@ final class Scenarios {
             Map<String, Long> committedAt) {
         try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO outbox (id, aggregate_type, aggregate_id, event_type, payload) "
-                        + "VALUES (?, ?, ?, 'Updated', ?::jsonb)")) {
+                        + "VALUES (?, ?, ?, 'Updated', " + db.json() + ")")) {
             long total = (long) rate * seconds;
             for (long i = 0; i < total; i++) {
                 long due = start + i * 1_000_000_000L / rate;
@@ -386,7 +397,8 @@ final class Scenarios {
                 }
                 UUID id = UUID.randomUUID();
                 int key = ThreadLocalRandom.current().nextInt(BenchEnvironment.KEYS);
-                ps.setObject(1, id);
+                // a uuid parameter on PostgreSQL; MariaDB's uuid column takes the text
+                ps.setObject(1, db.database() == Database.MARIADB ? id.toString() : id);
                 ps.setString(2, types[key % types.length]);
                 ps.setString(3, "key-" + key);
                 ps.setString(4, "{\"id\": " + i + ", \"customer\": \"customer-" + key
@@ -403,16 +415,17 @@ final class Scenarios {
 
     /**
      * What a relay costs the writers: for each writer count, the commit rate and latency of writers inserting as fast
-     * as they can (CommitLoad) with no relay (bare), beside the plain relay, beside the relay, and beside the relay
-     * woken by the old notify trigger, each on a fresh database. The configurations' order is reversed every other
-     * writer count and run, so that none always writes on the warmer machine. The relay and notify rows carry their
-     * rate as a share of bare's and plain's of the same writer count.
+     * as they can (CommitLoad) with no relay (bare), beside the plain relay, beside the relay, and (PostgreSQL) beside
+     * the relay woken by the old notify trigger, each on a fresh database. The configurations' order is reversed every
+     * other writer count and run, so that none always writes on the warmer machine. The relay and notify rows carry
+     * their rate as a share of bare's and plain's of the same writer count.
      */
     List<Map<String, Object>> writers(List<Integer> writerCounts, int seconds, int run) throws Exception {
         List<Map<String, Object>> results = new ArrayList<>();
         for (int i = 0; i < writerCounts.size(); i++) {
             int writers = writerCounts.get(i);
-            List<String> order = new ArrayList<>(WRITER_CONFIGURATIONS);
+            List<String> configurations = env.database.writerConfigurations();
+            List<String> order = new ArrayList<>(configurations);
             if ((run + i) % 2 == 0) {
                 Collections.reverse(order);
             }
@@ -422,13 +435,13 @@ final class Scenarios {
                 r.put("order", order.indexOf(configuration) + 1);
                 byConfiguration.put(configuration, r);
             }
-            for (String configuration : List.of("relay", "notify")) {
+            for (String configuration : configurations.subList(2, configurations.size())) {
                 Map<String, Object> r = byConfiguration.get(configuration);
                 r.put("vs_bare", ratio(r, byConfiguration.get("bare")));
                 r.put("vs_plain", ratio(r, byConfiguration.get("plain")));
             }
             // rows in one order whatever the order measured (the order column says which ran when)
-            WRITER_CONFIGURATIONS.forEach(c -> results.add(byConfiguration.get(c)));
+            configurations.forEach(c -> results.add(byConfiguration.get(c)));
         }
         return results;
     }
@@ -447,9 +460,9 @@ final class Scenarios {
                 default -> throw new IllegalArgumentException(configuration);
             };
             try {
-                settle(db);
+                env.database.settle(db);
                 CommitLoad.Result load = CommitLoad.run(db, types, writers, 2, seconds);
-                Map<String, Object> r = result("writers_" + writers + "_" + configuration);
+                Map<String, Object> r = result(env.database.scenario("writers_" + writers + "_" + configuration));
                 r.put("writers", writers);
                 r.put("configuration", configuration);
                 r.put("seconds", seconds);
@@ -492,11 +505,11 @@ final class Scenarios {
                 String name = db.url().substring(db.url().lastIndexOf('/') + 1);
                 long tx0 = transactions(name);
                 double cpu0 = BenchEnvironment.cpuSeconds(relay.pid());
-                Map<Long, Double> postgres0 = BenchEnvironment.postgresCpuSeconds();
+                Map<Long, Double> postgres0 = env.database.serverCpuSeconds();
                 Map<Long, Double> backends0 = BenchEnvironment.backendCpuSeconds(name);
                 pause(seconds * 1000L);
                 // PostgreSQL first: the backend of the statistics query below must not be counted as new
-                double postgresCpu = BenchEnvironment.postgresCpuSince(postgres0);
+                double postgresCpu = env.database.serverCpuSince(postgres0);
                 double backendsCpu = BenchEnvironment.backendCpuSince(name, backends0);
                 long tx1 = transactions(name);
                 double cpu1 = BenchEnvironment.cpuSeconds(relay.pid());

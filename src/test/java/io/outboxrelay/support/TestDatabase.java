@@ -63,7 +63,7 @@ public final class TestDatabase implements AutoCloseable {
         return createOn(Database.POSTGRESQL, server);
     }
 
-    /** @param server a JDBC URL of a server of that kind ending in '/', e.g. jdbc:mariadb://127.0.0.1:3399/ */
+    /** A database of its own on the given server of the given kind (a JDBC URL ending in '/'). */
     public static TestDatabase createOn(Database database, String server) {
         String name = "relay_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         TestDatabase db = new TestDatabase(database, server, name);
