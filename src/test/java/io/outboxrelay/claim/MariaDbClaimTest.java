@@ -45,8 +45,9 @@ class MariaDbClaimTest {
         db = TestDatabase.create(Database.MARIADB);
         MariaDbDataSource dataSource = new MariaDbDataSource(db.url());
         dataSource.setUser(db.user());
-        new SchemaMigration(dataSource, Database.MARIADB, db.url(), TableName.parse("outbox.table", "outbox"),
-                PARTITIONS, true).migrateSchema();
+        TableName table = TableName.parse("outbox.table", "outbox");
+        assertTrue(new SchemaMigration(dataSource, Database.MARIADB, db.url(), table, PARTITIONS, true)
+                .migrateSchema(), "migrated");
         db.update("UPDATE outbox_partitions SET owner = 'me', lease_until = now(6) + INTERVAL 1 HOUR");
     }
 
