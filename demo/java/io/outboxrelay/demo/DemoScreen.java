@@ -16,6 +16,7 @@ import java.util.Map;
 final class DemoScreen {
 
     private final Connection connection;
+    private final DemoDatabase database;
     private final PrintStream out;
     private final boolean terminal;
     private final String topicHint;
@@ -26,8 +27,9 @@ final class DemoScreen {
     private boolean statusShown;
     private String lastStatus = "";
 
-    DemoScreen(Connection connection, PrintStream out, boolean terminal, String topicHint) {
+    DemoScreen(Connection connection, DemoDatabase database, PrintStream out, boolean terminal, String topicHint) {
         this.connection = connection;
+        this.database = database;
         this.out = out;
         this.terminal = terminal;
         this.topicHint = topicHint;
@@ -40,8 +42,8 @@ final class DemoScreen {
 
     /** Prints what happened since the last refresh, then the status line. */
     void refresh(int written) throws SQLException {
-        lastPublished = since("SELECT published_at, aggregate_id, id::text FROM outbox WHERE status = 'PUBLISHED' "
-                + "AND published_at > ? ORDER BY published_at, seq", lastPublished,
+        lastPublished = since("SELECT published_at, aggregate_id, " + database.idText() + " FROM outbox "
+                + "WHERE status = 'PUBLISHED' AND published_at > ? ORDER BY published_at, seq", lastPublished,
                 rs -> String.format("published  %s  key=%s  ce_id=%s", topicHint, rs.getString(2), rs.getString(3)));
         lastReceived = since("SELECT received_at, order_id FROM received_orders "
                 + "WHERE received_at > ? ORDER BY received_at",
@@ -91,9 +93,10 @@ final class DemoScreen {
 
     private void status(int written) throws SQLException {
         try (PreparedStatement st = connection.prepareStatement(
-                "SELECT count(*) FILTER (WHERE status = 'PUBLISHED'), count(*) FILTER (WHERE status = 'FAILED'), "
-                        + "count(*) FILTER (WHERE status = 'PENDING' AND attempts > 0), "
-                        + "count(*) FILTER (WHERE status = 'PENDING'), "
+                "SELECT count(CASE WHEN status = 'PUBLISHED' THEN 1 END), "
+                        + "count(CASE WHEN status = 'FAILED' THEN 1 END), "
+                        + "count(CASE WHEN status = 'PENDING' AND attempts > 0 THEN 1 END), "
+                        + "count(CASE WHEN status = 'PENDING' THEN 1 END), "
                         + "(SELECT count(*) FROM received_orders) FROM outbox");
                 ResultSet rs = st.executeQuery()) {
             rs.next();

@@ -18,25 +18,15 @@ final class DemoWriter {
     static final String[] CUSTOMERS = {"ada", "grace", "linus", "margaret", "dennis", "barbara"};
 
     private final Connection connection;
+    private final DemoDatabase database;
     private final int poisonEvery;
     private int written;
 
-    DemoWriter(Connection connection, int poisonEvery) throws SQLException {
+    DemoWriter(Connection connection, DemoDatabase database, int poisonEvery) throws SQLException {
         this.connection = connection;
+        this.database = database;
         this.poisonEvery = poisonEvery;
         connection.setAutoCommit(false);
-    }
-
-    static void createSchema(Connection connection) throws SQLException {
-        try (var st = connection.createStatement()) {
-            st.execute("CREATE TABLE IF NOT EXISTS orders (id text PRIMARY KEY, customer text NOT NULL, "
-                    + "total numeric(10,2) NOT NULL, created_at timestamptz NOT NULL DEFAULT now())");
-            // the consumer's side (examples/order-consumer.camel.yaml)
-            st.execute("CREATE TABLE IF NOT EXISTS received_orders (ce_id text NOT NULL, order_id text NOT NULL, "
-                    + "body text, received_at timestamptz NOT NULL DEFAULT now())");
-            st.execute("CREATE TABLE IF NOT EXISTS inbox_duplicates (ce_id text NOT NULL, order_id text NOT NULL, "
-                    + "dropped_at timestamptz NOT NULL DEFAULT now())");
-        }
     }
 
     /** Writes the next order and its event in one transaction; returns a line for the screen. */
@@ -52,7 +42,7 @@ final class DemoWriter {
                 "INSERT INTO orders (id, customer, total) VALUES (?, ?, ?)");
                 PreparedStatement event = connection.prepareStatement(
                         "INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
-                                + "VALUES ('order', ?, 'OrderPlaced', ?::jsonb)")) {
+                                + "VALUES ('order', ?, 'OrderPlaced', " + database.json() + ")")) {
             order.setString(1, orderId);
             order.setString(2, customer);
             order.setDouble(3, total);
@@ -72,15 +62,20 @@ final class DemoWriter {
 
     /** Sends a published event again, as a relay that crashed before marking it would: the inbox must drop it. */
     String resendOnePublished() throws SQLException {
-        try (PreparedStatement st = connection.prepareStatement(
-                "UPDATE outbox SET status = 'PENDING', published_at = NULL WHERE id = (SELECT id FROM outbox "
-                        + "WHERE status = 'PUBLISHED' ORDER BY seq LIMIT 1) RETURNING aggregate_id")) {
-            try (var rs = st.executeQuery()) {
-                String line = rs.next() ? "re-sent    " + rs.getString(1)
-                        + "  (as after a relay crash before its mark: the consumer's inbox must drop the copy)" : null;
-                connection.commit();
-                return line;
+        try (PreparedStatement first = connection.prepareStatement("SELECT id, aggregate_id FROM outbox "
+                + "WHERE status = 'PUBLISHED' ORDER BY seq LIMIT 1 FOR UPDATE");
+                PreparedStatement resend = connection.prepareStatement(
+                        "UPDATE outbox SET status = 'PENDING', published_at = NULL WHERE id = ?");
+                var rs = first.executeQuery()) {
+            String line = null;
+            if (rs.next()) {
+                resend.setObject(1, rs.getObject(1));
+                resend.executeUpdate();
+                line = "re-sent    " + rs.getString(2)
+                        + "  (as after a relay crash before its mark: the consumer's inbox must drop the copy)";
             }
+            connection.commit();
+            return line;
         }
     }
 

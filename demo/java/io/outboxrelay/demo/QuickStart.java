@@ -6,8 +6,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -19,16 +18,15 @@ import sun.misc.Signal;
 
 /**
  * The quick start ({@code ./quickstart}): a real Kafka broker (KRaft, child JVM, 127.0.0.1) or, with --jms, an
- * embedded Artemis broker; the relay jar against a database of the demo's own on the local PostgreSQL; a writer that
- * commits an order and its outbox event in one transaction a few times a second; the example consumer route; and a
- * screen showing what happens. Ctrl-C stops everything it started.
+ * embedded Artemis broker; the relay jar against a database of the demo's own on the local PostgreSQL (or, with
+ * --db mariadb, the local MariaDB); a writer that commits an order and its outbox event in one transaction a few times
+ * a second; the example consumer route; and a screen showing what happens. Ctrl-C stops everything it started.
  *
- * Options: --seconds N (stop by itself), --jms, --port P (management port, 8080), --database NAME (outbox_demo),
- * --rate N (orders per second, 3), --poison-every N (every N-th order is too big for Kafka, 15; 0 = never).
+ * Options: --seconds N (stop by itself), --jms, --db postgresql|mariadb (postgresql), --port P (management port,
+ * 8080), --database NAME (outbox_demo), --rate N (orders per second, 3), --poison-every N (every N-th order is too big
+ * for Kafka, 15; 0 = never).
  */
 public final class QuickStart {
-
-    private static final String POSTGRES = "jdbc:postgresql://127.0.0.1:5432/";
 
     private final Map<String, String> options;
     private final PrintStream out = System.out;
@@ -39,6 +37,30 @@ public final class QuickStart {
     }
 
     public static void main(String[] args) throws Exception {
+        Map<String, String> options;
+        DemoDatabase database;
+        try {
+            options = options(args);
+            database = database(options);
+        } catch (IllegalArgumentException e) {
+            System.err.println("quickstart: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        try {
+            database.recreate();
+        } catch (SQLException e) {
+            System.err.println("quickstart: " + database.unreachable(e));
+            System.exit(1);
+            return;
+        }
+        new QuickStart(options).run(database);
+        // broker clients may leave non-daemon threads behind
+        System.exit(0);
+    }
+
+    /** The command line's options by name ("jms" for the flag --jms). */
+    static Map<String, String> options(String... args) {
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--jms")) {
@@ -49,15 +71,18 @@ public final class QuickStart {
                 throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        new QuickStart(options).run();
-        // broker clients may leave non-daemon threads behind
-        System.exit(0);
+        return options;
     }
 
-    private void run() throws Exception {
+    /** --db and --database. */
+    static DemoDatabase database(Map<String, String> options) {
+        return DemoDatabase.of(options.getOrDefault("db", "postgresql"),
+                options.getOrDefault("database", "outbox_demo"));
+    }
+
+    private void run(DemoDatabase database) throws Exception {
         boolean jms = options.containsKey("jms");
         int port = Integer.parseInt(options.getOrDefault("port", "8080"));
-        String database = options.getOrDefault("database", "outbox_demo");
         int rate = Integer.parseInt(options.getOrDefault("rate", "3"));
         int poisonEvery = jms ? 0 : Integer.parseInt(options.getOrDefault("poison-every", "15"));
         long seconds = Long.parseLong(options.getOrDefault("seconds", "0"));
@@ -68,17 +93,15 @@ public final class QuickStart {
         Signal.handle(new Signal("TERM"), signal -> stopRequested = true);
 
         out.println("Outbox relay quick start");
-        recreateDatabase(database);
-        String dbUrl = POSTGRES + database;
-        out.println("  PostgreSQL  " + dbUrl + "   (a database of the demo's own: psql -h 127.0.0.1 -U postgres "
-                + database + ")");
+        out.println(database.describe());
 
         KafkaBroker kafka = null;
         EmbeddedArtemis artemis = null;
         RelayProcess relay = null;
-        try (Connection connection = DriverManager.getConnection(dbUrl, "postgres", "")) {
-            Map<String, String> env = new HashMap<>();
-            env.put("OUTBOX_DB_URL", dbUrl);
+        // the writer's transactions on one connection; the screen reads on its own, each statement committed at once
+        // (so it always sees what the relay and the consumer committed, and holds nothing the writer waits for)
+        try (Connection connection = database.connect(); Connection screenConnection = database.connect()) {
+            Map<String, String> env = new HashMap<>(database.relayEnvironment());
             env.put("OUTBOX_ROUTES_DIR", "examples");
             env.put("OUTBOX_MAX_ATTEMPTS", "3");
             env.put("OUTBOX_BACKOFF_INITIAL", "PT2S");
@@ -100,7 +123,7 @@ public final class QuickStart {
                 out.println("  Kafka       " + kafka.bootstrapServers()
                         + "   (KRaft, started by the demo from Maven artifacts)");
             }
-            DemoWriter.createSchema(connection);
+            database.createSchema(connection);
             relay = RelayProcess.startJar(env, "-Dcamel.management.port=" + port);
             out.println("  Relay       java -jar target/outbox-relay.jar   (log: " + relay.logFile() + ")");
             relay.awaitOutput("(outbox-relay) started", Duration.ofSeconds(120));
@@ -112,8 +135,9 @@ public final class QuickStart {
                     poisonEvery > 0 ? ", every " + poisonEvery + "th too big for its topic" : "",
                     seconds > 0 ? "Stopping after " + seconds + " s." : "Ctrl-C to stop.");
 
-            DemoWriter writer = new DemoWriter(connection, poisonEvery);
-            DemoScreen screen = new DemoScreen(connection, out, System.console() != null, topicHint);
+            DemoWriter writer = new DemoWriter(connection, database, poisonEvery);
+            DemoScreen screen = new DemoScreen(screenConnection, database, out, System.console() != null,
+                    topicHint);
             long start = System.nanoTime();
             long deadline = seconds > 0 ? start + seconds * 1_000_000_000L : Long.MAX_VALUE;
             boolean resent = false;
@@ -122,7 +146,8 @@ public final class QuickStart {
                 if (System.nanoTime() >= due) {
                     screen.line(writer.writeOrder());
                 }
-                if (!resent && writer.written() == 10) {
+                if (!resent && writer.written() >= 10) {
+                    // from the 10th order on, once an event is published (a slow start publishes later)
                     String line = writer.resendOnePublished();
                     if (line != null) {
                         screen.line(line);
@@ -144,7 +169,7 @@ public final class QuickStart {
             screen.finish();
         } finally {
             stopAll(relay, kafka, artemis);
-            out.println("Stopped. The demo database " + database + " is left for you to look at.");
+            out.println("Stopped. The demo database " + database.url() + " is left for you to look at.");
         }
     }
 
@@ -165,17 +190,6 @@ public final class QuickStart {
             if (artemis != null) {
                 artemis.close();
             }
-        }
-    }
-
-    private static void recreateDatabase(String name) throws Exception {
-        if (!name.matches("[a-z_][a-z0-9_]{0,62}")) {
-            throw new IllegalArgumentException("--database: expected a lower-case identifier, got " + name);
-        }
-        try (Connection admin = DriverManager.getConnection(POSTGRES + "postgres", "postgres", "");
-                Statement st = admin.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-            st.execute("CREATE DATABASE " + name);
         }
     }
 

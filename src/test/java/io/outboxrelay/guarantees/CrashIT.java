@@ -4,11 +4,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.DeliveryReport;
 import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,17 +18,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * kill -9 during a drain, repeatedly, restarting each time: nothing is lost, duplicates stay within one claimed batch
- * per kill, and per-key order of first deliveries holds.
+ * per kill, and per-key order of first deliveries holds. On PostgreSQL and MariaDB.
  */
 class CrashIT {
 
-    @Test
-    void repeatedKillNineLosesNothing() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.outboxrelay.support.TestDatabases#both")
+    void repeatedKillNineLosesNothing(Database database) throws Exception {
         String type = "crash" + UUID.randomUUID().toString().substring(0, 8);
         int events = FaultTestSettings.soak() ? 200_000 : 30_000;
         int kills = FaultTestSettings.soak() ? 10 : 3;
         String brokers = SharedKafka.broker().bootstrapServers();
-        try (TestDatabase db = TestDatabase.create()) {
+        try (TestDatabase db = TestDatabase.create(database)) {
             RelayProcess relay = start(db, brokers, 0);
             FaultTestSettings.insertBulk(db, type, events, 500);
             try {
@@ -39,15 +42,15 @@ class CrashIT {
                     relay = start(db, brokers, kill);
                     await().atMost(Duration.ofSeconds(60))
                             .until(() -> FaultTestSettings.published(db) > publishedAtKill);
-                    System.out.printf("CrashIT: kill %d at %d published, progress again %d ms after restart%n",
-                            kill, publishedAtKill, (System.nanoTime() - restartedAt) / 1_000_000);
+                    System.out.printf("CrashIT (%s): kill %d at %d published, progress again %d ms after restart%n",
+                            database, kill, publishedAtKill, (System.nanoTime() - restartedAt) / 1_000_000);
                 }
                 await().atMost(Duration.ofSeconds(180)).until(() -> FaultTestSettings.published(db) == events);
             } finally {
                 relay.close();
             }
             DeliveryReport report = DeliveryReport.of(db, "outbox.event." + type, Duration.ofSeconds(120));
-            System.out.println("CrashIT: " + report + ", kills=" + kills);
+            System.out.println("CrashIT (" + database + "): " + report + ", kills=" + kills);
             assertEquals(events, report.rows());
             assertEquals(0, report.missing(), report.toString());
             assertTrue(report.duplicates() <= kills * FaultTestSettings.BATCH_SIZE, report.toString());

@@ -24,6 +24,7 @@ final class FaultTestSettings {
     static Map<String, String> environment(TestDatabase db, String brokers, String instanceId) {
         Map<String, String> env = new HashMap<>();
         env.put("OUTBOX_DB_URL", db.url());
+        env.put("OUTBOX_DB_USER", db.user());
         env.put("CAMEL_COMPONENT_KAFKA_BROKERS", brokers);
         env.put("OUTBOX_INSTANCE_ID", instanceId);
         env.put("OUTBOX_LEASE", LEASE);
@@ -52,18 +53,26 @@ final class FaultTestSettings {
         }
     }
 
-    /** Inserts {@code events} rows in one statement, round-robin over {@code keys} keys. */
+    /**
+     * Inserts {@code events} rows round-robin over {@code keys} keys, a transaction per round, so that no transaction
+     * holds two events of one key. A claim that runs while one transaction commits may see part of that transaction's
+     * rows on MariaDB (InnoDB's locking read skips the rows still locked, then reads the ones committed meanwhile):
+     * with two events of a key in that transaction it could take the later one first. That is a MariaDB claim issue
+     * of its own (reported), not what the fault tests are about.
+     */
     static void insertBulk(TestDatabase db, String type, int events, int keys) {
-        insertNumbered(db, type, 1, events, keys);
+        for (int first = 1; first <= events; first += keys) {
+            insertNumbered(db, type, first, Math.min(first + keys - 1, events), keys);
+        }
     }
 
     /** Events numbered first..last in one transaction; event n is of key 'key-' || (n % keys). */
     static void insertNumbered(TestDatabase db, String type, int first, int last, int keys) {
         if (db.database() == Database.MARIADB) {
-            // seq_FIRST_to_LAST: MariaDB's Sequence engine
+            // MariaDB's Sequence engine: the table seq_<first>_to_<last> holds the numbers
             db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
-                    + "SELECT ?, CONCAT('key-', seq % ?), 'E', JSON_OBJECT('n', seq) FROM seq_" + first + "_to_" + last,
-                    type, keys);
+                    + "SELECT ?, concat('key-', seq % ?), 'E', json_object('n', seq) FROM seq_" + first + "_to_"
+                    + last + " ORDER BY seq", type, keys);
             return;
         }
         db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "

@@ -6,19 +6,23 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.support.DeliveryReport;
 import io.outboxrelay.support.EmbeddedArtemis;
 import io.outboxrelay.support.RelayProcess;
 import io.outboxrelay.support.SharedKafka;
 import io.outboxrelay.support.TestDatabase;
+import io.outboxrelay.support.TestDatabases;
 import jakarta.jms.Connection;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -32,6 +36,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>
  * The Kafka drain is held to a pace the rolls can keep up with by settings only (one claim of 100 events at a time, a
  * 20 ms linger), so that every SIGTERM lands while its instance drains; the JMS one runs at the default settings.
+ * <p>
+ * On MariaDB with -Dtest.database=MARIADB, left out of the suite for time (it took ~175 s there): each instance
+ * replaced once, not twice, in the same drain (three rolls where PostgreSQL's outlasts six). It proves the same: every
+ * SIGTERM meets an instance that drains and owns partitions, and costs nothing.
  */
 class RollingRestartIT {
 
@@ -39,13 +47,21 @@ class RollingRestartIT {
     private static final int KEYS = 2_000;
     private static final int INSTANCES = 3;
     private static final int ROUNDS = 2;
+    private static final int MARIADB_ROUNDS = 1;
     private static final Duration STOP_WITHIN = Duration.ofSeconds(10);
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"kafka", "jms"})
-    void rollingEveryInstanceTwiceMidDrainCostsNoAttemptNoDuplicateNoLoss(String transport) throws Exception {
+    static Stream<Arguments> databasesAndTransports() {
+        return TestDatabases.cases(Arguments.of(Database.POSTGRESQL, "kafka"),
+                Arguments.of(Database.POSTGRESQL, "jms"));
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("databasesAndTransports")
+    void rollingEveryInstanceMidDrainCostsNoAttemptNoDuplicateNoLoss(Database database, String transport)
+            throws Exception {
         String type = "roll" + UUID.randomUUID().toString().substring(0, 8);
-        try (TestDatabase db = TestDatabase.create(); EmbeddedArtemis artemis = transport.equals("jms")
+        int rounds = database == Database.MARIADB ? MARIADB_ROUNDS : ROUNDS;
+        try (TestDatabase db = TestDatabase.create(database); EmbeddedArtemis artemis = transport.equals("jms")
                 ? EmbeddedArtemis.start() : null) {
             Map<String, String> env = environment(db, transport, type, artemis);
             List<RelayProcess> relays = new ArrayList<>();
@@ -56,7 +72,7 @@ class RollingRestartIT {
                 }
                 FaultTestSettings.insertBulk(db, type, EVENTS, KEYS);
                 long inserted = System.nanoTime();
-                for (int round = 1; round <= ROUNDS; round++) {
+                for (int round = 1; round <= rounds; round++) {
                     for (int i = 0; i < INSTANCES; i++) {
                         long pending = pending(db);
                         long owned = db.count("SELECT count(*) FROM outbox_partitions WHERE owner LIKE ?",
@@ -91,8 +107,8 @@ class RollingRestartIT {
                     ? DeliveryReport.of(db, readQueue(artemis, type))
                     : DeliveryReport.of(db, "outbox.event." + type, Duration.ofSeconds(120));
             long attempted = db.count("SELECT count(*) FROM outbox WHERE attempts > 0 OR last_error IS NOT NULL");
-            System.out.printf("RollingRestartIT (%s): %s; rows with an attempt: %d%n  %s%n", transport, report,
-                    attempted, String.join("\n  ", stops));
+            System.out.printf("RollingRestartIT (%s, %s): %s; rows with an attempt: %d%n  %s%n", database, transport,
+                    report, attempted, String.join("\n  ", stops));
             assertEquals(0, attempted, "no event got an attempt because its relay was stopping");
             assertEquals(EVENTS, report.rows());
             assertEquals(0, report.missing(), report.toString());
@@ -105,6 +121,7 @@ class RollingRestartIT {
             EmbeddedArtemis artemis) {
         Map<String, String> env = new HashMap<>();
         env.put("OUTBOX_DB_URL", db.url());
+        env.put("OUTBOX_DB_USER", db.user());
         env.put("OUTBOX_ROUTES_DIR", "target/no-extra-routes");
         if (transport.equals("jms")) {
             // JMS sends one message at a time: the drain takes long enough at the default settings
