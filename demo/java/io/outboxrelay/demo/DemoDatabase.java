@@ -61,11 +61,6 @@ final class DemoDatabase {
         Map<String, String> env = new HashMap<>();
         env.put("OUTBOX_DB_URL", url());
         env.put("OUTBOX_DB_USER", user());
-        if (kind == Database.MARIADB) {
-            // the inbox's bundled migrations are PostgreSQL's so far: on MariaDB the demo creates the inbox table
-            // itself (createSchema), as an application whose own migrations create it does
-            env.put("INBOX_SCHEMA_MIGRATE", "false");
-        }
         return env;
     }
 
@@ -107,7 +102,7 @@ final class DemoDatabase {
         return connection;
     }
 
-    /** The service's orders table and the example consumer's tables (and, on MariaDB, its inbox). */
+    /** The service's orders table and the example consumer's tables (the inbox's own: the relay's migration). */
     void createSchema(Connection connection) throws SQLException {
         boolean mariaDb = kind == Database.MARIADB;
         String time = mariaDb ? "timestamp(6) NOT NULL DEFAULT current_timestamp(6)"
@@ -121,12 +116,6 @@ final class DemoDatabase {
                     + " NOT NULL, body text, received_at " + time + ")");
             st.execute("CREATE TABLE IF NOT EXISTS inbox_duplicates (ce_id " + key + " NOT NULL, order_id " + key
                     + " NOT NULL, dropped_at " + time + ")");
-            if (mariaDb) {
-                // the columns sql/mariadb/inbox-record.sql and inbox-delete-expired.sql use
-                st.execute("CREATE TABLE IF NOT EXISTS inbox (consumer " + key + " NOT NULL, message_id " + key
-                        + " NOT NULL, source text, type text, received_at " + time + ", "
-                        + "PRIMARY KEY (consumer, message_id), INDEX inbox_received_at_idx (received_at))");
-            }
         }
     }
 
