@@ -11,8 +11,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,7 +28,7 @@ class OperatorCommandsIT extends OutboxTableTestSupport {
     private static UUID failed;
     private static UUID pending;
 
-    @BeforeAll
+    @BeforeParameterizedClassInvocation
     static void rows() {
         outbox.insert("order/o-1", "FAILED");
         outbox.insert("order/o-2", "PENDING");
@@ -152,6 +152,8 @@ class OperatorCommandsIT extends OutboxTableTestSupport {
         try {
             ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
                     .redirectError(err.toFile());
+            // the test database's user (root on MariaDB), as an operator's environment gives it
+            builder.environment().put("OUTBOX_DB_USER", db.user());
             builder.environment().putAll(environment);
             Process process = builder.start();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {

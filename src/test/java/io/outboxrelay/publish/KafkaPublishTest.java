@@ -95,7 +95,7 @@ class KafkaPublishTest {
         }
     }
 
-    private static final int TRANSACTIONS = 4;
+    private static final int TRANSACTIONS = 2;
     private static final int KEYS_PER_TRANSACTION = 500;
 
     /** Transactions of two events for each of the writer's keys (the first events, then the second), n increasing. */
