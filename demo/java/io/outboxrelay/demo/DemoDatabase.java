@@ -2,16 +2,13 @@ package io.outboxrelay.demo;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import io.outboxrelay.settings.Database;
+import io.outboxrelay.support.TestDatabase;
 
 /**
  * The quick start's database (--db): a database of the demo's own, dropped and created again at each run, on the
@@ -69,18 +66,7 @@ final class DemoDatabase {
         String adminUrl = kind == Database.MARIADB ? server() : server() + "postgres";
         try (Connection admin = DriverManager.getConnection(adminUrl, user(), "");
                 Statement st = admin.createStatement()) {
-            if (kind == Database.MARIADB) {
-                for (long session : sessionsOn(admin)) {
-                    try (Statement kill = admin.createStatement()) {
-                        kill.execute("KILL CONNECTION " + session);
-                    } catch (SQLException e) {
-                        // ended by itself meanwhile
-                    }
-                }
-                st.execute("DROP DATABASE IF EXISTS " + name);
-            } else {
-                st.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-            }
+            TestDatabase.dropEndingSessions(admin, kind, name);
             st.execute("CREATE DATABASE " + name);
         }
     }
@@ -135,19 +121,5 @@ final class DemoDatabase {
 
     private String user() {
         return kind == Database.MARIADB ? "root" : "postgres";
-    }
-
-    private List<Long> sessionsOn(Connection admin) throws SQLException {
-        List<Long> sessions = new ArrayList<>();
-        try (PreparedStatement ps = admin.prepareStatement(
-                "SELECT id FROM information_schema.PROCESSLIST WHERE db = ? AND id <> CONNECTION_ID()")) {
-            ps.setString(1, name);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    sessions.add(rs.getLong(1));
-                }
-            }
-        }
-        return sessions;
     }
 }

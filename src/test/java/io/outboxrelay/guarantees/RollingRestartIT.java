@@ -50,11 +50,6 @@ class RollingRestartIT {
     private static final int MARIADB_ROUNDS = 1;
     private static final Duration STOP_WITHIN = Duration.ofSeconds(10);
 
-    static Stream<Arguments> databasesAndTransports() {
-        return TestDatabases.cases(Arguments.of(Database.POSTGRESQL, "kafka"),
-                Arguments.of(Database.POSTGRESQL, "jms"));
-    }
-
     @ParameterizedTest(name = "{0}, {1}")
     @MethodSource("databasesAndTransports")
     void rollingEveryInstanceMidDrainCostsNoAttemptNoDuplicateNoLoss(Database database, String transport)
@@ -115,6 +110,10 @@ class RollingRestartIT {
             assertEquals(0, report.duplicates(), report.toString());
             assertEquals(List.of(), report.orderViolations());
         }
+    }
+
+    static Stream<Arguments> databasesAndTransports() {
+        return TestDatabases.postgresqlWith("kafka", "jms");
     }
 
     private static Map<String, String> environment(TestDatabase db, String transport, String type,

@@ -21,7 +21,8 @@ import org.postgresql.ds.PGSimpleDataSource;
 /**
  * A database of its own on the machine's real PostgreSQL (127.0.0.1:5432, user postgres) or MariaDB (127.0.0.1:3306,
  * user root), created for one test class and dropped after it. Small JDBC helpers keep the tests about behaviour, not
- * plumbing.
+ * plumbing. Its drop ({@link #dropEndingSessions}) also serves the quick start's database, because demo/java compiles
+ * with the tests and already reuses their helpers while the relay's own code never drops a database.
  */
 public final class TestDatabase implements AutoCloseable {
 
@@ -174,18 +175,27 @@ public final class TestDatabase implements AutoCloseable {
     /** Drops the database, ending the sessions still connected to it first (a leaked one cannot hold the drop). */
     @Override
     public void close() {
-        try (Connection admin = admin(); Statement st = admin.createStatement()) {
-            if (database == Database.MARIADB) {
-                killSessions(admin);
-            }
-            st.execute("DROP DATABASE IF EXISTS " + name + (database == Database.MARIADB ? "" : " WITH (FORCE)"));
+        try (Connection admin = admin()) {
+            dropEndingSessions(admin, database, name);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot drop test database " + name, e);
         }
     }
 
-    /** MariaDB has no DROP DATABASE ... WITH (FORCE): its sessions on the database are killed one by one. */
-    private void killSessions(Connection admin) throws SQLException {
+    /**
+     * Drops the named database on the admin connection's server, ending the sessions still connected to it first.
+     * MariaDB has no DROP DATABASE ... WITH (FORCE): its sessions on the database are killed one by one.
+     */
+    public static void dropEndingSessions(Connection admin, Database database, String name) throws SQLException {
+        if (database == Database.MARIADB) {
+            killSessions(admin, name);
+        }
+        try (Statement st = admin.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS " + name + (database == Database.MARIADB ? "" : " WITH (FORCE)"));
+        }
+    }
+
+    private static void killSessions(Connection admin, String name) throws SQLException {
         List<Long> sessions = new ArrayList<>();
         try (PreparedStatement ps = admin.prepareStatement(
                 "SELECT id FROM information_schema.PROCESSLIST WHERE db = ? AND id <> CONNECTION_ID()")) {

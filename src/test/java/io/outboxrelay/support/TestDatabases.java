@@ -34,6 +34,15 @@ public final class TestDatabases {
     }
 
     /**
+     * One case on PostgreSQL per variant (the test's second argument, e.g. a transport), as {@link #cases} lists them:
+     * MariaDB too only with -Dtest.database.
+     */
+    public static Stream<Arguments> postgresqlWith(Object... variants) {
+        return cases(Stream.of(variants).map(variant -> Arguments.of(Database.POSTGRESQL, variant))
+                .toArray(Arguments[]::new));
+    }
+
+    /**
      * The given cases, each a {@link Database} then the test's other arguments; with -Dtest.database each case runs on
      * the databases it names instead (a case listed for both then runs once per database named).
      */

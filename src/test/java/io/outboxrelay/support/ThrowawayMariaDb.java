@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
@@ -18,41 +17,31 @@ import static org.awaitility.Awaitility.await;
  * free port, with the machine's settings left out), so a test can stop and start it while the machine's shared server
  * stays up. Root logs in over TCP without a password, as on the shared server.
  */
-public final class ThrowawayMariaDb implements ThrowawayServer {
+public final class ThrowawayMariaDb extends ThrowawayServer {
 
     private final Path dir;
-    private final int port;
     private Process server;
 
     private ThrowawayMariaDb(Path dir, int port) {
+        super("mariadb", port);
         this.dir = dir;
-        this.port = port;
     }
 
     public static ThrowawayMariaDb create() {
-        try {
-            Path dir = Files.createTempDirectory("relay-mariadb");
-            run("chown", "mysql", dir.toString());
-            ThrowawayMariaDb mariaDb = new ThrowawayMariaDb(dir, KafkaBroker.freePort());
+        return started(() -> {
+            ThrowawayMariaDb mariaDb = new ThrowawayMariaDb(directoryOwnedBy("mysql", "relay-mariadb"),
+                    KafkaBroker.freePort());
             run("mariadb-install-db", "--no-defaults", "--datadir=" + mariaDb.dataDir(), "--user=mysql",
                     "--auth-root-authentication-method=normal", "--skip-test-db");
-            mariaDb.start();
             return mariaDb;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    @Override
-    public String serverUrl() {
-        return "jdbc:mariadb://127.0.0.1:" + port + "/";
+        });
     }
 
     @Override
     public void start() {
         try {
             server = new ProcessBuilder("mariadbd", "--no-defaults", "--user=mysql", "--datadir=" + dataDir(),
-                    "--port=" + port, "--socket=" + dir.resolve("sock"), "--pid-file=" + dir.resolve("pid"),
+                    "--port=" + port(), "--socket=" + dir.resolve("sock"), "--pid-file=" + dir.resolve("pid"),
                     "--bind-address=127.0.0.1", "--skip-name-resolve", "--character-set-server=utf8mb4",
                     "--collation-server=utf8mb4_general_ci")
                     .redirectErrorStream(true)
@@ -61,7 +50,7 @@ public final class ThrowawayMariaDb implements ThrowawayServer {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        await("the throwaway MariaDB on port " + port + " accepting connections").atMost(Duration.ofSeconds(60))
+        await("the throwaway MariaDB on port " + port() + " accepting connections").atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(100)).until(() -> {
                     if (!server.isAlive()) {
                         throw new IllegalStateException("mariadbd exited: " + log());
@@ -111,21 +100,6 @@ public final class ThrowawayMariaDb implements ThrowawayServer {
             return Files.readString(dir.resolve("server.log"));
         } catch (IOException e) {
             return "(no log: " + e + ")";
-        }
-    }
-
-    private static void run(String... command) {
-        try {
-            Process process = new ProcessBuilder(List.of(command)).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes());
-            if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }
