@@ -35,7 +35,7 @@ public class SchemaMigration extends ServiceSupport {
     /** The highest V&lt;n&gt;__ migration in db/migration/postgresql (SchemaMigrationTest checks it). */
     static final int LATEST_VERSION = 13;
     /** The highest V&lt;n&gt;__ migration in db/migration/mariadb (SchemaMigrationTest checks it). */
-    static final int LATEST_MARIADB_VERSION = 4;
+    static final int LATEST_MARIADB_VERSION = 5;
 
     private final DataSource dataSource;
     private final Database database;
