@@ -31,8 +31,9 @@ import io.outboxrelay.support.KafkaBroker;
  * --steady-seconds N (60), --steady-warmup-seconds N (15: written at the same rate before the measured seconds,
  * while the freshly started relay's JIT compiles; reported apart in p99_ms_by_10s), --idle-seconds N (60),
  * --retention-published N (2000000), --retention-pending N (100000) (the retention and archive scenarios),
- * --writer-counts N,N,... (8,32,64; 8,32 with --db mariadb) and --writer-seconds N (10: measured after a 2 s
- * warm-up) (the writers scenario),
+ * --writer-counts N,N,... (8,32,64; 8,32 with --db mariadb), --writer-seconds N (10) and --writer-warmup-seconds N
+ * (15: written before the measured seconds, every configuration alike, while a freshly started relay's JIT compiles;
+ * with 2 s, the C2 compiler threads were the relay's largest CPU user in the measured window) (the writers scenario),
  * --crash-events N (50000: the backlog of the crash scenarios), --janitor-published N (1000000) (the janitors
  * scenario: one retention pass against three at once),
  * --late-commits N (10: one at a time, quiet and beside traffic, besides 50 concurrent) (the latecommit scenario),
@@ -69,6 +70,7 @@ public final class Benchmarks {
         int retentionPending = Integer.parseInt(o.getOrDefault("retention-pending", "100000"));
         int startupRuns = Integer.parseInt(o.getOrDefault("startup-runs", "3"));
         int writerSeconds = Integer.parseInt(o.getOrDefault("writer-seconds", "10"));
+        int writerWarmupSeconds = Integer.parseInt(o.getOrDefault("writer-warmup-seconds", "15"));
         int lateCommits = Integer.parseInt(o.getOrDefault("late-commits", "10"));
         int outageTrials = Integer.parseInt(o.getOrDefault("outage-trials", "3"));
         int outageSeconds = Integer.parseInt(o.getOrDefault("outage-seconds", "30"));
@@ -158,7 +160,8 @@ public final class Benchmarks {
                     }
                 }
                 if (only.contains("writers")) {
-                    for (Map<String, Object> writers : scenarios.writers(writerCounts, writerSeconds, run)) {
+                    for (Map<String, Object> writers
+                            : scenarios.writers(writerCounts, writerSeconds, writerWarmupSeconds, run)) {
                         record(results, run, writers);
                     }
                 }

@@ -418,9 +418,11 @@ final class Scenarios {
      * as they can (CommitLoad) with no relay (bare), beside the plain relay, beside the relay, and (PostgreSQL) beside
      * the relay woken by the old notify trigger, each on a fresh database. The configurations' order is reversed every
      * other writer count and run, so that none always writes on the warmer machine. The relay and notify rows carry
-     * their rate as a share of bare's and plain's of the same writer count.
+     * their rate as a share of bare's and plain's of the same writer count. Measured after {@code warmupSeconds} of
+     * the same writing, as a relay that runs for days is past its JIT compilation.
      */
-    List<Map<String, Object>> writers(List<Integer> writerCounts, int seconds, int run) throws Exception {
+    List<Map<String, Object>> writers(List<Integer> writerCounts, int seconds, int warmupSeconds, int run)
+            throws Exception {
         List<Map<String, Object>> results = new ArrayList<>();
         for (int i = 0; i < writerCounts.size(); i++) {
             int writers = writerCounts.get(i);
@@ -431,7 +433,7 @@ final class Scenarios {
             }
             Map<String, Map<String, Object>> byConfiguration = new LinkedHashMap<>();
             for (String configuration : order) {
-                Map<String, Object> r = writers(writers, configuration, seconds);
+                Map<String, Object> r = writers(writers, configuration, seconds, warmupSeconds);
                 r.put("order", order.indexOf(configuration) + 1);
                 byConfiguration.put(configuration, r);
             }
@@ -446,7 +448,8 @@ final class Scenarios {
         return results;
     }
 
-    private Map<String, Object> writers(int writers, String configuration, int seconds) throws Exception {
+    private Map<String, Object> writers(int writers, String configuration, int seconds, int warmupSeconds)
+            throws Exception {
         try (TestDatabase db = env.databaseWithSchema()) {
             String[] types = env.createTopics("writers" + writers + configuration + suffix());
             if (configuration.equals("notify")) {
@@ -461,11 +464,12 @@ final class Scenarios {
             };
             try {
                 env.database.settle(db);
-                CommitLoad.Result load = CommitLoad.run(db, types, writers, 2, seconds);
+                CommitLoad.Result load = CommitLoad.run(db, types, writers, warmupSeconds, seconds);
                 Map<String, Object> r = result(env.database.scenario("writers_" + writers + "_" + configuration));
                 r.put("writers", writers);
                 r.put("configuration", configuration);
                 r.put("seconds", seconds);
+                r.put("warmup_s", warmupSeconds);
                 r.put("commits", load.commits());
                 r.put("commits_per_s", load.commitsPerSecond());
                 r.put("p50_ms", round(percentile(load.sortedMicros(), 0.50) / 1000.0));
