@@ -32,8 +32,10 @@ import io.outboxrelay.support.KafkaBroker;
  * while the freshly started relay's JIT compiles; reported apart in p99_ms_by_10s), --idle-seconds N (60),
  * --retention-published N (2000000), --retention-pending N (100000) (the retention and archive scenarios),
  * --writer-counts N,N,... (8,32,64; 8,32 with --db mariadb), --writer-seconds N (10) and --writer-warmup-seconds N
- * (15: written before the measured seconds, every configuration alike, while a freshly started relay's JIT compiles;
- * with 2 s, the C2 compiler threads were the relay's largest CPU user in the measured window) (the writers scenario),
+ * (60: written before the measured seconds, every configuration alike, while a freshly started relay's JIT compiles:
+ * with 2 s, the C2 compiler threads were the relay's largest CPU user in the measured window; with 15 s, the relay's
+ * CPU was still falling through the window, 1.0 to 0.3 cores at 8 writers on MariaDB, and settled ~40 s after its
+ * start) (the writers scenario),
  * --crash-events N (50000: the backlog of the crash scenarios), --janitor-published N (1000000) (the janitors
  * scenario: one retention pass against three at once),
  * --late-commits N (10: one at a time, quiet and beside traffic, besides 50 concurrent) (the latecommit scenario),
@@ -70,7 +72,7 @@ public final class Benchmarks {
         int retentionPending = Integer.parseInt(o.getOrDefault("retention-pending", "100000"));
         int startupRuns = Integer.parseInt(o.getOrDefault("startup-runs", "3"));
         int writerSeconds = Integer.parseInt(o.getOrDefault("writer-seconds", "10"));
-        int writerWarmupSeconds = Integer.parseInt(o.getOrDefault("writer-warmup-seconds", "15"));
+        int writerWarmupSeconds = Integer.parseInt(o.getOrDefault("writer-warmup-seconds", "60"));
         int lateCommits = Integer.parseInt(o.getOrDefault("late-commits", "10"));
         int outageTrials = Integer.parseInt(o.getOrDefault("outage-trials", "3"));
         int outageSeconds = Integer.parseInt(o.getOrDefault("outage-seconds", "30"));
