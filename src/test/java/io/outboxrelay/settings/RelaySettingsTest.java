@@ -267,6 +267,26 @@ class RelaySettingsTest {
         assertEquals("inboxTable", SettingsCatalogue.INBOX_TABLE.componentName());
     }
 
+    /** The inbox's, the console's and the operator commands' settings are built by name too, from the catalogue. */
+    @Test
+    void theOtherSettingsRecordsAreBuiltByNameToo() {
+        for (Class<?> type : List.of(InboxSettings.class, ConsoleSettings.class, OperatorSettings.class)) {
+            for (RecordComponent component : type.getRecordComponents()) {
+                assertEquals(component.getName(), SettingsByName.named(component.getName()).componentName(),
+                        type.getSimpleName());
+            }
+        }
+        InboxSettings inbox = InboxSettings.read(key -> Optional.ofNullable(Map.of("inbox.table", "app.inbox",
+                "inbox.schema.migrate", "false", "inbox.retention", "P2D").get(key)));
+        assertEquals("app.inbox", inbox.inboxTable().qualified());
+        assertFalse(inbox.inboxSchemaMigrate());
+        assertEquals(Duration.ofDays(2), inbox.inboxRetention());
+        ConsoleSettings console = ConsoleSettings.read(key -> Optional.ofNullable(Map.of(
+                "outbox.console.viewers", "viewers.htpasswd", "outbox.console.operators", "").get(key)));
+        assertEquals("viewers.htpasswd", console.consoleViewers());
+        assertTrue(console.enabled());
+    }
+
     /** Two settings of one type swapped in the record would still compile: each value must land in its own field. */
     @Test
     void eachValueLandsInTheComponentOfItsKey() {
