@@ -27,7 +27,7 @@ final class NormalisedProperties {
     static InboxSettings applyInbox(CamelContext context) {
         PropertiesComponent properties = context.getPropertiesComponent();
         InboxSettings settings = InboxSettings.read(properties::resolveProperty);
-        properties.addOverrideProperty("inbox.table", settings.table().qualified());
+        properties.addOverrideProperty("inbox.table", settings.inboxTable().qualified());
         return settings;
     }
 }

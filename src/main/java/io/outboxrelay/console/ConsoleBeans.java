@@ -37,8 +37,8 @@ public final class ConsoleBeans {
             return;
         }
         ConsoleAccess access = new ConsoleAccess(
-                Htpasswd.read(SettingsCatalogue.CONSOLE_VIEWERS.key(), settings.viewersFile()),
-                Htpasswd.read(SettingsCatalogue.CONSOLE_OPERATORS.key(), settings.operatorsFile()));
+                Htpasswd.read(SettingsCatalogue.CONSOLE_VIEWERS.key(), settings.consoleViewers()),
+                Htpasswd.read(SettingsCatalogue.CONSOLE_OPERATORS.key(), settings.consoleOperators()));
         ConsoleDatabase consoleDatabase = new ConsoleDatabase(dataSource, database, table);
         OutboxSummary summary = new OutboxSummary(consoleDatabase, failedBlocksKey);
         Registry registry = context.getRegistry();

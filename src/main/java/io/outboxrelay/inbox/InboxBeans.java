@@ -20,7 +20,7 @@ public final class InboxBeans {
 
     public static void bind(CamelContext context, DataSource dataSource, Database database, InboxSettings settings) {
         context.getRegistry().bind("inboxSchema",
-                new InboxSchema(dataSource, database, settings.table(), settings.migrate()));
+                new InboxSchema(dataSource, database, settings.inboxTable(), settings.inboxSchemaMigrate()));
         context.getRegistry().bind("inboxTransaction",
                 new SpringTransactionPolicy(new DataSourceTransactionManager(dataSource)));
     }

@@ -1,5 +1,6 @@
 package io.outboxrelay.settings;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -11,21 +12,23 @@ import java.util.function.Function;
  * batch size, ...) are not read, so a mistake there does not stop an operator from looking at the table the relay
  * cannot drain.
  */
-public record OperatorSettings(String dbUrl, Database database, String dbUser, String dbPassword, TableName table,
-        boolean failedBlocksKey, String schemasDir) {
+public record OperatorSettings(String dbUrl, String dbUser, String dbPassword, TableName table, boolean failedBlocksKey,
+        String schemasDir) {
 
-    /** @param property resolves a key (application.properties, overridden by environment and system properties) */
+    /**
+     * Built by name from the catalogue ({@link SettingsByName}), with the relay's forms of the URL and the table.
+     *
+     * @param property resolves a key (application.properties, overridden by environment and system properties)
+     */
     public static OperatorSettings read(Function<String, Optional<String>> property) {
-        SettingsReader r = new SettingsReader(property);
-        String dbUrl = RelaySettings.dbUrl(r);
-        return new OperatorSettings(
-                dbUrl,
-                Database.of(SettingsCatalogue.DB_URL.key(), dbUrl),
-                r.text(SettingsCatalogue.DB_USER),
-                r.optionalText(SettingsCatalogue.DB_PASSWORD),
-                TableName.parse(SettingsCatalogue.TABLE.key(), r.text(SettingsCatalogue.TABLE)),
-                r.bool(SettingsCatalogue.FAILED_BLOCKS_KEY),
-                RelaySettings.schemasDir(r));
+        return SettingsByName.read(OperatorSettings.class, new SettingsReader(property), Map.of(
+                SettingsCatalogue.DB_URL, RelaySettings::checkedDbUrl,
+                SettingsCatalogue.TABLE, table -> TableName.parse(SettingsCatalogue.TABLE.key(), table)));
+    }
+
+    /** The database outbox.db.url names (checked when read). */
+    public Database database() {
+        return Database.of(SettingsCatalogue.DB_URL.key(), dbUrl);
     }
 
     /** The URL without its query string, which may carry a password: safe to print. */

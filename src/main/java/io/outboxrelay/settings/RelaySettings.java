@@ -12,7 +12,6 @@ import static io.outboxrelay.settings.SettingsCatalogue.DB_URL;
 import static io.outboxrelay.settings.SettingsCatalogue.ENDPOINT;
 import static io.outboxrelay.settings.SettingsCatalogue.INSTANCE_ID;
 import static io.outboxrelay.settings.SettingsCatalogue.KAFKA_BROKERS;
-import static io.outboxrelay.settings.SettingsCatalogue.SCHEMAS_DIR;
 import static io.outboxrelay.settings.SettingsCatalogue.TABLE;
 
 /**
@@ -100,20 +99,8 @@ public record RelaySettings(
         return settings;
     }
 
-    /**
-     * outbox.schemas-dir, the same for the relay and the operator's validate command; empty (the default) checks no
-     * event against a schema. The files themselves are read by io.outboxrelay.event.EventSchemas.
-     */
-    static String schemasDir(SettingsReader r) {
-        return r.optionalText(SCHEMAS_DIR);
-    }
-
     /** outbox.db.url, checked the same way for the relay and the operator commands ({@link OperatorSettings}). */
-    static String dbUrl(SettingsReader r) {
-        return checkedDbUrl(r.text(DB_URL));
-    }
-
-    private static String checkedDbUrl(String dbUrl) {
+    static String checkedDbUrl(String dbUrl) {
         Database.of(DB_URL.key(), dbUrl);
         return dbUrl;
     }

@@ -3,6 +3,7 @@ package io.outboxrelay.settings;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
@@ -72,9 +73,17 @@ record SettingsReader(Function<String, Optional<String>> property) {
         }
     }
 
-    /** The value given, trimmed, or the catalogue's default when none is. */
+    /**
+     * The value given, trimmed, or the catalogue's default when none is; an empty one of a setting whose default
+     * differs by database is that database's (outbox.db.url's).
+     */
     private String value(Setting setting) {
-        return property.apply(setting.key()).orElse(setting.defaultValue()).trim();
+        String value = property.apply(setting.key()).orElse(setting.defaultValue()).trim();
+        Map<Database, String> byDatabase = SettingsCatalogue.databaseDefaults(setting);
+        if (value.isEmpty() && !byDatabase.isEmpty()) {
+            return byDatabase.get(Database.of(SettingsCatalogue.DB_URL.key(), nonEmpty(SettingsCatalogue.DB_URL)));
+        }
+        return value;
     }
 
     private String nonEmpty(Setting setting) {

@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.outboxrelay.settings.Database;
 import io.outboxrelay.settings.Setting;
 import io.outboxrelay.settings.SettingsCatalogue;
 import org.junit.jupiter.api.Test;
@@ -76,6 +77,10 @@ class SettingsDefinedOnceTest {
             for (String choice : setting.choices()) {
                 assertTrue(rows.get(setting.key()).contains("`" + choice + "`"), setting.key() + ": " + choice);
             }
+            SettingsCatalogue.databaseDefaults(setting).forEach((database, value) -> assertTrue(
+                    rows.get(setting.key()).contains(value + " on " + (database == Database.MARIADB ? "MariaDB"
+                            : "PostgreSQL")),
+                    setting.key() + ": its default on " + database + " in " + rows.get(setting.key())));
         }
         documented.keySet().removeIf(key -> !key.startsWith("outbox.") && !key.startsWith("inbox."));
         assertEquals(relayDefaults().keySet(), documented.keySet(), "no other outbox or inbox key documented");

@@ -55,8 +55,8 @@ class RelaySettingsTest {
         assertEquals(integer("outbox.poll-delay-ms"), s.pollDelayMs());
         assertEquals("sequence", text("outbox.wake-up"), "the writers pay nothing by default (contract §2)");
         assertEquals(RelaySettings.WakeUp.SEQUENCE, s.wakeUp());
-        assertEquals(integer("outbox.wake-up.min-interval-ms"), s.wakeUpMinIntervalMs());
-        assertEquals(5, s.wakeUpMinIntervalMs(), "a look every 5 ms while events arrive");
+        assertEquals("", text("outbox.wake-up.min-interval-ms"), "the database's default");
+        assertEquals(5, s.wakeUpMinIntervalMs(), "a look every 5 ms while events arrive, on PostgreSQL");
         assertEquals(integer("outbox.wake-up.max-interval-ms"), s.wakeUpMaxIntervalMs());
         assertEquals(duration("outbox.lease"), s.lease());
         assertEquals(integer("outbox.partitions"), s.partitions());
@@ -220,8 +220,7 @@ class RelaySettingsTest {
     @ParameterizedTest
     @CsvSource({"outbox.endpoint", "outbox.db.url", "outbox.db.user", "outbox.table", "outbox.source",
             "outbox.jms.broker-url", "camel.component.kafka.brokers", "outbox.routes-dir", "outbox.batch-size",
-            "outbox.lease", "outbox.failed-blocks-key", "outbox.wake-up", "outbox.wake-up.min-interval-ms",
-            "outbox.wake-up.max-interval-ms"})
+            "outbox.lease", "outbox.failed-blocks-key", "outbox.wake-up", "outbox.wake-up.max-interval-ms"})
     void aBlankValueIsRefusedNamingItsKey(String key) {
         for (String blank : new String[] {"", "   "}) {
             Map<String, String> overrides = new HashMap<>();
@@ -265,6 +264,38 @@ class RelaySettingsTest {
         assertEquals("dbPoolSize", SettingsCatalogue.DB_POOL_SIZE.componentName());
         assertEquals("instanceHeartbeat", SettingsCatalogue.HEARTBEAT.componentName());
         assertEquals("inboxTable", SettingsCatalogue.INBOX_TABLE.componentName());
+    }
+
+    /** The inbox's, the console's and the operator commands' settings are built by name too, from the catalogue. */
+    @Test
+    void theOtherSettingsRecordsAreBuiltByNameToo() {
+        for (Class<?> type : List.of(InboxSettings.class, ConsoleSettings.class, OperatorSettings.class)) {
+            for (RecordComponent component : type.getRecordComponents()) {
+                assertEquals(component.getName(), SettingsByName.named(component.getName()).componentName(),
+                        type.getSimpleName());
+            }
+        }
+        InboxSettings inbox = InboxSettings.read(key -> Optional.ofNullable(Map.of("inbox.table", "app.inbox",
+                "inbox.schema.migrate", "false", "inbox.retention", "P2D").get(key)));
+        assertEquals("app.inbox", inbox.inboxTable().qualified());
+        assertFalse(inbox.inboxSchemaMigrate());
+        assertEquals(Duration.ofDays(2), inbox.inboxRetention());
+        ConsoleSettings console = ConsoleSettings.read(key -> Optional.ofNullable(Map.of(
+                "outbox.console.viewers", "viewers.htpasswd", "outbox.console.operators", "").get(key)));
+        assertEquals("viewers.htpasswd", console.consoleViewers());
+        assertTrue(console.enabled());
+    }
+
+    /** outbox.wake-up.min-interval-ms left empty takes its database's default; a value given is taken as given. */
+    @Test
+    void theWakeUpIntervalsDefaultIsTheDatabases() {
+        String mariadb = "jdbc:mariadb://127.0.0.1:3306/shop";
+        assertEquals(20, read(Map.of("outbox.db.url", mariadb)).wakeUpMinIntervalMs());
+        assertEquals(5, read(Map.of("outbox.db.url", "jdbc:postgresql://db/shop")).wakeUpMinIntervalMs());
+        assertEquals(5, read(Map.of("outbox.db.url", mariadb, "outbox.wake-up.min-interval-ms", "5"))
+                .wakeUpMinIntervalMs());
+        assertEquals(20, read(Map.of("outbox.db.url", mariadb, "outbox.wake-up.min-interval-ms", " "))
+                .wakeUpMinIntervalMs());
     }
 
     /** Two settings of one type swapped in the record would still compile: each value must land in its own field. */
