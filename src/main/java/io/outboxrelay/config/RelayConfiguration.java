@@ -14,7 +14,7 @@ import io.outboxrelay.claim.ClaimBeans;
 import io.outboxrelay.claim.PartitionGrants;
 import io.outboxrelay.console.ConsoleBeans;
 import io.outboxrelay.event.EventSchemas;
-import io.outboxrelay.event.OutboxEventRows;
+import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.failure.FailureBeans;
 import io.outboxrelay.health.HealthBeans;
 import io.outboxrelay.inbox.InboxBeans;
@@ -93,7 +93,7 @@ public class RelayConfiguration implements CamelConfiguration {
 
         RelayMetrics relayMetrics = MetricsBeans.bind(context, meterRegistry(registry));
         OutboxSql.bind(context, settings.database());
-        registry.bind("outboxEventRows", new OutboxEventRows());
+        registry.bind("outboxEventRows", new OutboxEvent.Rows());
 
         // claim: the partitions granted to claims (the heartbeat's state), inserts waking the claims, leaving on stop
         PartitionGrants grants = ClaimBeans.bindGrants(context, settings, relayMetrics::owned);

@@ -13,7 +13,7 @@ public final class ExchangeNames {
     public static final String GRANT = "outboxGrant";
     /** Property: a claim's events and what became of each ({@link EventBatch}). */
     public static final String BATCH = "outboxBatch";
-    /** Property: how a claim's batch goes out, in parts and one by one (publish.PublishPlan). */
+    /** Property: how a claim's batch goes out, in parts and one by one (publish.BatchParts.Plan). */
     public static final String PLAN = "outboxPlan";
     /** Property: the id of the event being sent alone; read by sql/record-failure.sql. */
     public static final String EVENT_ID = "outboxEventId";

@@ -15,11 +15,13 @@ import org.apache.camel.Exchange;
 import org.apache.camel.ExchangeProperty;
 import org.apache.camel.Header;
 import org.apache.camel.Message;
+import org.apache.camel.component.kafka.KafkaConstants;
 import org.apache.camel.support.DefaultExchange;
 import org.apache.camel.support.DefaultMessage;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * Plans a claimed batch's way out ({@link PublishPlan}): each event becomes its message (CloudEvents headers, key,
+ * Plans a claimed batch's way out (its {@link Plan}): each event becomes its message (CloudEvents headers, key,
  * payload) and is grouped by destination, so that the claim route's Split EIP sends every Kafka destination's events
  * as one exchange (camel-kafka sends a List body as one record per element, pipelined, each with its own headers,
  * key and acknowledgement: a message per event is enough, lighter than an exchange) and the destinations in
@@ -44,7 +46,7 @@ public class BatchParts {
         this.sizeCheck = sizeCheck;
     }
 
-    public PublishPlan plan(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+    public Plan plan(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
         Map<String, List<Message>> byDestination = new LinkedHashMap<>();
         List<Message> partEvents = new ArrayList<>(batch.size());
         List<String> partEventIds = new ArrayList<>(batch.size());
@@ -84,11 +86,11 @@ public class BatchParts {
             part.setBody(events);
             parts.add(part);
         });
-        return new PublishPlan(parts, partEvents, partEventIds);
+        return new Plan(parts, partEvents, partEventIds);
     }
 
     /** The claim's step after its parts were sent: the events they got acknowledged are published. */
-    public void acknowledgeParts(@ExchangeProperty(ExchangeNames.PLAN) PublishPlan plan,
+    public void acknowledgeParts(@ExchangeProperty(ExchangeNames.PLAN) Plan plan,
             @ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
         plan.acknowledge(batch);
     }
@@ -96,5 +98,57 @@ public class BatchParts {
     /** The publish-event route's last step: the broker acknowledged the event sent alone. */
     public void acknowledge(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch, @Header("ce_id") String id) {
         batch.acknowledge(id);
+    }
+
+    /**
+     * What camel-kafka (record-metadata=true) tells about a record it sent, on the record's message: where the broker
+     * appended it, or null: not acknowledged (a failed record gets metadata too, but without an offset), or not sent
+     * by camel-kafka.
+     */
+    public static RecordMetadata appended(Message message) {
+        if (message.getHeader(KafkaConstants.KAFKA_RECORD_META) instanceof List<?> metadata && !metadata.isEmpty()
+                && metadata.get(0) instanceof RecordMetadata appended && appended.hasOffset()) {
+            return appended;
+        }
+        return null;
+    }
+
+    /**
+     * How one claimed batch goes out: parts (one per Kafka destination, each a single exchange whose body is the list
+     * of its events' messages, sent in parallel) and events sent one by one (a transport that sends one message per
+     * exchange, a row that cannot become a message, a record too large for its topic, and the later events of those
+     * keys). Held in an exchange property of the claim, beside the batch.
+     */
+    public static final class Plan {
+
+        private final List<Message> parts;
+        private final List<Message> partEvents;
+        private final List<String> partEventIds;
+
+        /** @param partEvents the parts' events' messages, and their ids at the same index */
+        Plan(List<Message> parts, List<Message> partEvents, List<String> partEventIds) {
+            this.parts = parts;
+            this.partEvents = partEvents;
+            this.partEventIds = partEventIds;
+        }
+
+        /** The parts to send, each as one exchange: body a List of per-event messages, headers those of its first. */
+        public List<Message> parts() {
+            return parts;
+        }
+
+        /**
+         * After the parts were sent: the events they got acknowledged are the batch's published ones. What is left
+         * goes one by one ({@link EventBatch#unpublishedIds()}): the events planned so, and those of a part the broker
+         * did not acknowledge (sent alone they show which of them is at fault, and no other event gets an attempt
+         * because of it).
+         */
+        public void acknowledge(EventBatch batch) {
+            for (int i = 0; i < partEvents.size(); i++) {
+                if (appended(partEvents.get(i)) != null) {
+                    batch.acknowledge(partEventIds.get(i));
+                }
+            }
+        }
     }
 }

@@ -11,7 +11,7 @@ import io.opentelemetry.context.Context;
 import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
-import io.outboxrelay.publish.KafkaAcknowledgement;
+import io.outboxrelay.publish.BatchParts;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
@@ -147,7 +147,7 @@ public final class SendSpans extends EventNotifierSupport {
         Exception failure = exchange.getException();
         for (Send send : sends) {
             Span span = send.span();
-            RecordMetadata appended = send.kafka() ? KafkaAcknowledgement.of(send.message()) : null;
+            RecordMetadata appended = send.kafka() ? BatchParts.appended(send.message()) : null;
             if (appended != null) {
                 span.setAttribute(PARTITION, partitionId(appended.partition()));
                 span.setAttribute(OFFSET, appended.offset());

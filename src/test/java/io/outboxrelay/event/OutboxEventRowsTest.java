@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** camel-sql's row mapping of the claim: each column of sql/claim.sql into its OutboxEvent field. */
 class OutboxEventRowsTest {
 
-    private final OutboxEventRows rows = new OutboxEventRows();
+    private final OutboxEvent.Rows rows = new OutboxEvent.Rows();
 
     @Test
     void aClaimedRowBecomesAnEvent() throws SQLException {

@@ -37,7 +37,7 @@ class BatchPartsTest {
         EventBatch batch = EventBatch.of(List.of(order("o1", "A"), customer("c1", "X"), order("o2", "B"),
                 order("o3", "A"), customer("c2", "X")));
 
-        PublishPlan plan = parts(ENDPOINT).plan(batch);
+        BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
 
         assertEquals(2, plan.parts().size());
         Message orders = plan.parts().get(0);
@@ -53,7 +53,7 @@ class BatchPartsTest {
     @Test
     void eventsAcknowledgedInTheirPartAreNotSentAgain() {
         EventBatch batch = EventBatch.of(List.of(order("o1", "A"), order("o2", "B"), order("o3", "C")));
-        PublishPlan plan = parts(ENDPOINT).plan(batch);
+        BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
         List<Message> sent = eventMessages(plan.parts().get(0));
         // camel-kafka's answer per record: o1 and o3 appended, o2 not
         acknowledge(sent.get(0), 10);
@@ -67,7 +67,7 @@ class BatchPartsTest {
     void otherTransportsSendEveryEventOneByOneInClaimOrder() {
         EventBatch batch = EventBatch.of(List.of(order("o1", "A"), customer("c1", "X"), order("o2", "A")));
 
-        PublishPlan plan = parts("jms:queue:${header.ce_aggregatetype}").plan(batch);
+        BatchParts.Plan plan = parts("jms:queue:${header.ce_aggregatetype}").plan(batch);
 
         assertEquals(List.of(), plan.parts());
         assertEquals(List.of("o1", "c1", "o2"), oneByOne(plan, batch));
@@ -80,7 +80,7 @@ class BatchPartsTest {
         EventBatch batch = EventBatch.of(List.of(order("o1", "A"), order("b1", "B"), broken, order("o3", "A"),
                 order("b2", "B")));
 
-        PublishPlan plan = parts(ENDPOINT).plan(batch);
+        BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
 
         assertEquals(List.of("o1", "b1", "b2"), ids(plan.parts().get(0)),
                 "the key's events before it go in the part, other keys carry on");
@@ -97,7 +97,7 @@ class BatchPartsTest {
                 Instant.EPOCH, 0);
         EventBatch batch = EventBatch.of(List.of(valid, order("b1", "B"), invalid, order("o3", "A")));
 
-        PublishPlan plan = parts(ENDPOINT).plan(batch);
+        BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
 
         assertEquals(List.of("o1", "b1"), ids(plan.parts().get(0)), "valid events and other keys go in the part");
         assertEquals("https://example.com/schemas/order/OrderPlaced.json",
@@ -113,7 +113,7 @@ class BatchPartsTest {
         OutboxEvent large = new OutboxEvent("o2", 2, 0, "order", "A", "Placed", payload, null, Instant.EPOCH, 0);
         EventBatch batch = EventBatch.of(List.of(order("o1", "A"), large, order("o3", "A"), order("b1", "B")));
 
-        PublishPlan plan = parts(ENDPOINT).plan(batch);
+        BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
 
         assertEquals(List.of("o1", "b1"), ids(plan.parts().get(0)));
         List<Message> sent = eventMessages(plan.parts().get(0));
@@ -126,7 +126,7 @@ class BatchPartsTest {
     void anEmptyBatchHasNothingToSend() {
         EventBatch batch = EventBatch.of(List.of());
 
-        PublishPlan plan = parts(ENDPOINT).plan(batch);
+        BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
 
         assertEquals(List.of(), plan.parts());
         assertEquals(List.of(), oneByOne(plan, batch));
@@ -175,7 +175,7 @@ class BatchPartsTest {
     }
 
     /** What the claim's routes send one by one after the parts: the events the parts did not get acknowledged. */
-    private static List<String> oneByOne(PublishPlan plan, EventBatch batch) {
+    private static List<String> oneByOne(BatchParts.Plan plan, EventBatch batch) {
         plan.acknowledge(batch);
         return batch.unpublishedIds();
     }

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Kafka hands a failed record's callback metadata too, without an offset: such an event is sent again alone, never
  * marked PUBLISHED.
  */
-class PublishPlanTest {
+class PartAcknowledgementTest {
 
     private final DefaultCamelContext context = new DefaultCamelContext();
 
@@ -32,7 +32,8 @@ class PublishPlanTest {
         Message appended = message(new RecordMetadata(new TopicPartition("t", 0), 41, 0, 0, 1, 2));
         Message failed = message(new RecordMetadata(new TopicPartition("t", 0), -1, -1, -1, -1, -1));
         Message unanswered = new DefaultMessage(context);
-        PublishPlan plan = new PublishPlan(List.of(), List.of(appended, failed, unanswered), List.of("a", "b", "c"));
+        BatchParts.Plan plan = new BatchParts.Plan(List.of(), List.of(appended, failed, unanswered),
+                List.of("a", "b", "c"));
 
         assertEquals(List.of("b", "c", "d"), oneByOne(plan, batch), "d was planned one by one");
         assertTrue(batch.isPublished("a"));
@@ -51,7 +52,7 @@ class PublishPlanTest {
     }
 
     /** What the claim's routes send one by one after the parts: the events the parts did not get acknowledged. */
-    private static List<String> oneByOne(PublishPlan plan, EventBatch batch) {
+    private static List<String> oneByOne(BatchParts.Plan plan, EventBatch batch) {
         plan.acknowledge(batch);
         return batch.unpublishedIds();
     }
