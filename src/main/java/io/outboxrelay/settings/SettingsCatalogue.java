@@ -113,9 +113,9 @@ public final class SettingsCatalogue {
     /**
      * The defaults that differ by database, of the settings whose default above is empty (docs/settings.md gives each).
      * outbox.wake-up.min-interval-ms: MariaDB's claim (a stored procedure, statements prepared per call) costs more per
-     * claim than PostgreSQL's, so fewer, fuller claims leave its writers more of the machine: writers beside the relay
-     * 0.94x / 0.67x the plain relay's with 5 ms, 0.96x / 0.90x with 20 ms (8 / 32 writers, docs/BENCHMARKS.md, issue
-     * 33). On PostgreSQL 5 ms keeps the steady p50 at 5 ms.
+     * claim than PostgreSQL's, so fewer, fuller claims leave its writers more of the machine: with 20 ms MariaDB's CPU
+     * per event at 2,000 events/s about halved and 8 writers beside the relay committed 1.04x / 1.06x their rate beside
+     * the plain relay (docs/BENCHMARKS.md, issue 33). On PostgreSQL 5 ms keeps the steady p50 at 5 ms.
      */
     static final Map<Setting, Map<Database, String>> DATABASE_DEFAULTS = Map.of(
             WAKE_UP_MIN_INTERVAL_MS, Map.of(Database.POSTGRESQL, "5", Database.MARIADB, "20"));
