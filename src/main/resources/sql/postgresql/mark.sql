@@ -1,5 +1,5 @@
 -- The mark (route outbox-mark): the events the broker acknowledged become PUBLISHED, one write per event.
--- Parameter (event.EventBatch.markParameters): ids, those of the events acknowledged in this claim's batch.
+-- Parameter (event.OutboxEvent.Batch.markParameters): ids, those of the events acknowledged in this claim's batch.
 UPDATE {{outbox.table}}
    SET status = 'PUBLISHED',
        published_at = now(),

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.ExchangeProperty;
@@ -37,7 +36,7 @@ public class PartitionGrants {
      * A claim in progress: the keys in flight in its partitions when it was granted them; once it has read, the batch
      * it sends and the partitions it filled its share of (held until it ends).
      */
-    private record Claim(Set<String> keysInFlightAtGrant, EventBatch batch, Set<Integer> held) {
+    private record Claim(Set<String> keysInFlightAtGrant, OutboxEvent.Batch batch, Set<Integer> held) {
     }
 
     private final int concurrentClaims;
@@ -78,20 +77,20 @@ public class PartitionGrants {
      * what it came for, so the claims go again when one ends (with AGAIN, which is not news: it cannot keep them going
      * by itself).
      */
-    public synchronized Grant take(Wake wake) {
+    public synchronized Grant take(Grant.Wake wake) {
         if (stopping) {
             return null;
         }
         // at most outbox.batch-size events claimed and not yet settled, whatever the claims in progress
         int budget = Math.min(claimLimit, batchSize - inFlight.count());
         if (claims.size() >= concurrentClaims || budget < 1) {
-            wakeMissed |= wake != Wake.AGAIN;
+            wakeMissed |= wake != Grant.Wake.AGAIN;
             return null;
         }
         List<Integer> free = new ArrayList<>(ownership.claimable(System.nanoTime()));
         free.removeAll(granted);
         if (free.isEmpty()) {
-            wakeMissed |= wake != Wake.AGAIN && !granted.isEmpty();
+            wakeMissed |= wake != Grant.Wake.AGAIN && !granted.isEmpty();
             return null;
         }
         Collections.sort(free);
@@ -101,7 +100,7 @@ public class PartitionGrants {
         int slots = concurrentClaims - claims.size();
         List<Integer> hot = new ArrayList<>(free);
         hot.retainAll(filled);
-        if (wake != Wake.POLL && slots > 1 && !hot.isEmpty()) {
+        if (wake != Grant.Wake.POLL && slots > 1 && !hot.isEmpty()) {
             // a backlog: the partitions that filled their share are spread over the claims that may run, and the last
             // one takes whatever is free, so no partition waits while others are busy. Without a backlog one claim
             // reads every free partition: it is freed again as soon as it has read, and claims that each found an
@@ -129,7 +128,8 @@ public class PartitionGrants {
      *
      * @param claimed camel-sql's result of sql/claim.sql
      */
-    public synchronized EventBatch read(@ExchangeProperty(ExchangeNames.GRANT) Grant grant, List<OutboxEvent> claimed) {
+    public synchronized OutboxEvent.Batch read(@ExchangeProperty(ExchangeNames.GRANT) Grant grant,
+            List<OutboxEvent> claimed) {
         List<OutboxEvent> sendable = new ArrayList<>(claimed.size());
         Map<Integer, Integer> counts = new HashMap<>();
         // a key in flight when the statement started may have failed and been released since, its failure not yet
@@ -155,7 +155,7 @@ public class PartitionGrants {
                 held.add(p);
             }
         }
-        EventBatch batch = EventBatch.of(sendable);
+        OutboxEvent.Batch batch = OutboxEvent.Batch.of(sendable);
         claims.put(grant, new Claim(Set.of(), batch, held));
         return batch;
     }
@@ -182,7 +182,7 @@ public class PartitionGrants {
      *         more), or news came that no claim could take (no partition free, or events of keys in flight skipped)
      */
     public synchronized boolean release(@ExchangeProperty(ExchangeNames.GRANT) Grant grant,
-            @ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+            @ExchangeProperty(ExchangeNames.BATCH) OutboxEvent.Batch batch) {
         if (grant == null) {
             return false;
         }

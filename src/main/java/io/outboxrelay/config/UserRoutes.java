@@ -22,7 +22,7 @@ public class UserRoutes extends MainListenerSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(UserRoutes.class);
     static final List<String> BUILT_IN_ROUTES =
-            List.of("claim.camel.yaml", "publish.camel.yaml", "failure.camel.yaml", "heartbeat.camel.yaml",
+            List.of("claim.camel.yaml", "failure.camel.yaml", "heartbeat.camel.yaml",
                     "retention.camel.yaml", "backlog-metrics.camel.yaml", "health.camel.yaml",
                     "inbox.camel.yaml");
     static final String CONSOLE_ROUTES = "console.camel.yaml";

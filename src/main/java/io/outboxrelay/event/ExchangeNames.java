@@ -11,7 +11,7 @@ public final class ExchangeNames {
     public static final String WAKE = "outboxWake";
     /** Property: the partitions a claim may read (claim.Grant). */
     public static final String GRANT = "outboxGrant";
-    /** Property: a claim's events and what became of each ({@link EventBatch}). */
+    /** Property: a claim's events and what became of each ({@link OutboxEvent.Batch}). */
     public static final String BATCH = "outboxBatch";
     /** Property: how a claim's batch goes out, in parts and one by one (publish.BatchParts.Plan). */
     public static final String PLAN = "outboxPlan";

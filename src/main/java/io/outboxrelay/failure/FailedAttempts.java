@@ -1,6 +1,6 @@
 package io.outboxrelay.failure;
 
-import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.metrics.RelayMetrics;
 import io.outboxrelay.publish.UnpublishableEventException;
@@ -39,7 +39,7 @@ public class FailedAttempts {
      * @param status the row's status afterwards (PENDING or FAILED), or null when the failure was not written: the
      *               row is no longer PENDING, or no longer this instance's to write (its partition moved)
      */
-    public void reportRecorded(@Body String status, @ExchangeProperty(ExchangeNames.BATCH) EventBatch batch,
+    public void reportRecorded(@Body String status, @ExchangeProperty(ExchangeNames.BATCH) OutboxEvent.Batch batch,
             @ExchangeProperty(ExchangeNames.EVENT_ID) String id, Exchange exchange) {
         batch.holdBackKeyOf(id);
         if (status == null) {
@@ -57,7 +57,7 @@ public class FailedAttempts {
      * stops), and a broker connection may be closing. Nothing is written: the event stays PENDING as it was, and the
      * rest of the batch is not sent either (released untouched, for the next owner of its partition).
      */
-    public void leaveForTheNextClaim(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch,
+    public void leaveForTheNextClaim(@ExchangeProperty(ExchangeNames.BATCH) OutboxEvent.Batch batch,
             @ExchangeProperty(ExchangeNames.EVENT_ID) String id, Exchange exchange) {
         batch.holdBackKeyOf(id);
         batch.stopSending();

@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.ExchangeProperty;
@@ -92,7 +91,7 @@ public class RelayMetrics {
     }
 
     /** A claim statement's batch (the claim route's step). */
-    public void countClaimed(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+    public void countClaimed(@ExchangeProperty(ExchangeNames.BATCH) OutboxEvent.Batch batch) {
         if (batch.size() > 0) {
             claims.increment();
             claimed.increment(batch.size());
@@ -112,7 +111,7 @@ public class RelayMetrics {
     }
 
     /** The batch's acknowledged events were marked PUBLISHED (the claim route's step). */
-    public void countPublished(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+    public void countPublished(@ExchangeProperty(ExchangeNames.BATCH) OutboxEvent.Batch batch) {
         Instant now = Instant.now();
         for (OutboxEvent event : batch.publishedEvents()) {
             published.increment();

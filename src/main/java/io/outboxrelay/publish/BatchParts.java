@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.CamelContext;
@@ -46,7 +45,7 @@ public class BatchParts {
         this.sizeCheck = sizeCheck;
     }
 
-    public Plan plan(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+    public Plan plan(@ExchangeProperty(ExchangeNames.BATCH) OutboxEvent.Batch batch) {
         Map<String, List<Message>> byDestination = new LinkedHashMap<>();
         List<Message> partEvents = new ArrayList<>(batch.size());
         List<String> partEventIds = new ArrayList<>(batch.size());
@@ -91,12 +90,13 @@ public class BatchParts {
 
     /** The claim's step after its parts were sent: the events they got acknowledged are published. */
     public void acknowledgeParts(@ExchangeProperty(ExchangeNames.PLAN) Plan plan,
-            @ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+            @ExchangeProperty(ExchangeNames.BATCH) OutboxEvent.Batch batch) {
         plan.acknowledge(batch);
     }
 
     /** The publish-event route's last step: the broker acknowledged the event sent alone. */
-    public void acknowledge(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch, @Header("ce_id") String id) {
+    public void acknowledge(@ExchangeProperty(ExchangeNames.BATCH) OutboxEvent.Batch batch,
+            @Header("ce_id") String id) {
         batch.acknowledge(id);
     }
 
@@ -139,11 +139,11 @@ public class BatchParts {
 
         /**
          * After the parts were sent: the events they got acknowledged are the batch's published ones. What is left
-         * goes one by one ({@link EventBatch#unpublishedIds()}): the events planned so, and those of a part the broker
-         * did not acknowledge (sent alone they show which of them is at fault, and no other event gets an attempt
-         * because of it).
+         * goes one by one ({@link OutboxEvent.Batch#unpublishedIds()}): the events planned so, and those of a part the
+         * broker did not acknowledge (sent alone they show which of them is at fault, and no other event gets an
+         * attempt because of it).
          */
-        public void acknowledge(EventBatch batch) {
+        public void acknowledge(OutboxEvent.Batch batch) {
             for (int i = 0; i < partEvents.size(); i++) {
                 if (appended(partEvents.get(i)) != null) {
                     batch.acknowledge(partEventIds.get(i));

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.event.ExchangeNames;
 import org.apache.camel.ExchangeProperty;
 import org.apache.camel.Processor;
@@ -81,7 +81,7 @@ public class BrokerOutage {
      *
      * @param batch the claim whose send failed, or null
      */
-    public synchronized void pauseClaims(@ExchangeProperty(ExchangeNames.BATCH) EventBatch batch) {
+    public synchronized void pauseClaims(@ExchangeProperty(ExchangeNames.BATCH) OutboxEvent.Batch batch) {
         if (batch != null) {
             batch.stopSending();
         }

@@ -9,7 +9,6 @@ import java.util.Map;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.EventSchemas.EventSchema;
 import io.outboxrelay.event.Violation;
@@ -49,7 +48,8 @@ public class CloudEventsMapper {
     }
 
     /** The publish-event route's step: the event whose id is the body becomes the exchange's message. */
-    public void toMessage(@Body String id, @ExchangeProperty(ExchangeNames.BATCH) EventBatch batch, Exchange exchange) {
+    public void toMessage(@Body String id, @ExchangeProperty(ExchangeNames.BATCH) OutboxEvent.Batch batch,
+            Exchange exchange) {
         write(batch.event(id), exchange.getMessage());
     }
 

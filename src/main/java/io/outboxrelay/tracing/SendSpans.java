@@ -8,7 +8,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.publish.BatchParts;
@@ -81,7 +80,7 @@ public final class SendSpans extends EventNotifierSupport {
     }
 
     private void start(Exchange exchange, Endpoint endpoint) {
-        EventBatch batch = exchange.getProperty(ExchangeNames.BATCH, EventBatch.class);
+        OutboxEvent.Batch batch = exchange.getProperty(ExchangeNames.BATCH, OutboxEvent.Batch.class);
         if (batch == null || !endpoint.getEndpointUri().startsWith(scheme)) {
             return;
         }
@@ -110,7 +109,7 @@ public final class SendSpans extends EventNotifierSupport {
     }
 
     private Send start(Message message, Context parent, String name, MessagingEndpoint destination,
-            EventBatch batch) {
+            OutboxEvent.Batch batch) {
         OutboxEvent event = batch.event(message.getHeader("ce_id", String.class));
         Span span = tracing.tracer().spanBuilder(name)
                 .setSpanKind(SpanKind.PRODUCER)

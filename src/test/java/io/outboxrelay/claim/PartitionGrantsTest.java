@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.outboxrelay.event.EventBatch;
+import io.outboxrelay.claim.Grant.Wake;
 import io.outboxrelay.event.OutboxEvent;
 import org.junit.jupiter.api.Test;
 
@@ -76,7 +76,7 @@ class PartitionGrantsTest {
     void aStoppingRelayGrantsNothingMoreSendsNothingMoreAndNoClaimGoesAgain() {
         beat(grants, rows(0, 8, false));
         Grant inProgress = grants.take(Wake.POLL);
-        EventBatch read = grants.read(inProgress, batch(events(2, inProgress.perPartition())).events());
+        OutboxEvent.Batch read = grants.read(inProgress, batch(events(2, inProgress.perPartition())).events());
 
         grants.stopGranting();
 
@@ -93,7 +93,7 @@ class PartitionGrantsTest {
         beat(grants, rows(0, 8, false));
         Grant cold = grants.take(Wake.POLL);
         // partitions 2 and 5 returned a full share: they have more; 6 returned one event, the others none
-        EventBatch read = grants.read(cold, batch(events(2, cold.perPartition()), events(5, cold.perPartition()),
+        OutboxEvent.Batch read = grants.read(cold, batch(events(2, cold.perPartition()), events(5, cold.perPartition()),
                 events(6, 1)).events());
         assertTrue(grants.release(cold, read), "it filled its share of partitions 2 and 5: claim again at once");
         Grant first = grants.take(Wake.AGAIN);
@@ -119,7 +119,7 @@ class PartitionGrantsTest {
     void thePollsClaimReadsEveryFreePartitionInABacklogToo() {
         beat(grants, rows(0, 8, false));
         Grant cold = grants.take(Wake.POLL);
-        EventBatch read = grants.read(cold, batch(events(2, cold.perPartition()), events(5, cold.perPartition()))
+        OutboxEvent.Batch read = grants.read(cold, batch(events(2, cold.perPartition()), events(5, cold.perPartition()))
                 .events());
         assertTrue(grants.release(cold, read), "partitions 2 and 5 filled their share: hot");
         Grant poll = grants.take(Wake.POLL);
@@ -138,7 +138,7 @@ class PartitionGrantsTest {
         assertNull(grants.take(Wake.NEWS), "every partition is being read");
 
         // the first claim read short everywhere: every partition is free again while it sends its event
-        EventBatch firstBatch = grants.read(first, List.of(event("a1", 7, "A")));
+        OutboxEvent.Batch firstBatch = grants.read(first, List.of(event("a1", 7, "A")));
         Grant second = grants.take(Wake.AGAIN);
         assertEquals(32, second.partitions().size(), "no partition filled its share: AGAIN reads them all as well");
         assertEquals(List.of("a1"), second.inFlight());
@@ -146,7 +146,7 @@ class PartitionGrantsTest {
         Grant third = grants.take(Wake.NEWS);
         assertEquals(32, third.partitions().size(), "and so does news");
         grants.read(third, List.of());
-        assertTrue(grants.release(second, EventBatch.of(List.of())), "the news refused meanwhile is told");
+        assertTrue(grants.release(second, OutboxEvent.Batch.of(List.of())), "the news refused meanwhile is told");
         assertFalse(grants.release(first, firstBatch));
     }
 
@@ -183,7 +183,7 @@ class PartitionGrantsTest {
         assertArrayEquals(new Integer[0], (Integer[]) grants.heartbeatParameters().get("drained"),
                 "partition 3 still has a claim in progress");
         // the claim read partition 3 short: free at once, but its event there is in flight until the claim is over
-        EventBatch read = grants.read(grant, List.of(event("e3", 3, "k")));
+        OutboxEvent.Batch read = grants.read(grant, List.of(event("e3", 3, "k")));
         assertArrayEquals(new Integer[0], (Integer[]) grants.heartbeatParameters().get("drained"),
                 "partition 3 still has an event in flight");
         grants.release(grant, read);
@@ -204,7 +204,7 @@ class PartitionGrantsTest {
     void inFlightCountsTheEventsOfTheClaimsInProgress() {
         beat(grants, rows(0, 2, false));
         Grant grant = grants.take(Wake.POLL);
-        EventBatch batch = grants.read(grant, batch(events(0, 3), events(1, 2)).events());
+        OutboxEvent.Batch batch = grants.read(grant, batch(events(0, 3), events(1, 2)).events());
         assertEquals(5, grants.heartbeatParameters().get("inFlight"));
         grants.release(grant, batch);
         assertEquals(0, grants.heartbeatParameters().get("inFlight"));
@@ -220,7 +220,7 @@ class PartitionGrantsTest {
         assertEquals(Set.of(0, 1), Set.copyOf(first.partitions()));
         assertEquals(2, first.perPartition());
         // partition 0 read short (one event), partition 1 filled (two)
-        EventBatch firstBatch = small.read(first, List.of(event("a1", 0, "A"), event("c1", 1, "C"),
+        OutboxEvent.Batch firstBatch = small.read(first, List.of(event("a1", 0, "A"), event("c1", 1, "C"),
                 event("c2", 1, "C")));
         assertEquals(List.of("a1", "c1", "c2"), ids(firstBatch), "no key of these is in flight elsewhere: all sent");
         assertEquals(3, small.heartbeatParameters().get("inFlight"));
@@ -254,7 +254,7 @@ class PartitionGrantsTest {
     void aClaimThatFoundEventsButFilledNothingDoesNotClaimAgainAtOnce() {
         beat(grants, rows(0, 4, false));
         Grant grant = grants.take(Wake.NEWS);
-        EventBatch read = grants.read(grant, List.of(event("a1", grant.partitions().get(0), "A"),
+        OutboxEvent.Batch read = grants.read(grant, List.of(event("a1", grant.partitions().get(0), "A"),
                 event("b1", grant.partitions().get(0), "B")));
         assertEquals(2, read.size());
         assertFalse(grants.release(grant, read), "two events, short of the share: the new-events watch wakes the next");
@@ -264,12 +264,12 @@ class PartitionGrantsTest {
     void theEventsOfAKeyInFlightInAnotherClaimWaitForItAndAreClaimedWhenItIsOver() {
         beat(grants, rows(0, 1, false));
         Grant first = grants.take(Wake.POLL);
-        EventBatch firstBatch = grants.read(first, List.of(event("a1", 0, "A"), event("b1", 0, "B")));
+        OutboxEvent.Batch firstBatch = grants.read(first, List.of(event("a1", 0, "A"), event("b1", 0, "B")));
         Grant second = grants.take(Wake.AGAIN);
         assertEquals(Set.of("a1", "b1"), Set.copyOf(second.inFlight()));
 
         // sql/claim.sql skipped a1 and b1 themselves; the later events of their keys came back
-        EventBatch secondBatch = grants.read(second, List.of(event("a2", 0, "A"), event("c1", 0, "C"),
+        OutboxEvent.Batch secondBatch = grants.read(second, List.of(event("a2", 0, "A"), event("c1", 0, "C"),
                 event("b2", 0, "B"), event("c2", 0, "C")));
         assertEquals(List.of("c1", "c2"), ids(secondBatch),
                 "a2 and b2 wait for a1 and b1 (key order); both events of C go, in order");
@@ -279,7 +279,7 @@ class PartitionGrantsTest {
                 "events of its keys were left behind: claim again at once, though it filled nothing");
         Grant third = grants.take(Wake.AGAIN);
         assertEquals(Set.of("c1", "c2"), Set.copyOf(third.inFlight()), "a1 and b1 are no longer in flight");
-        EventBatch thirdBatch = grants.read(third, List.of(event("a2", 0, "A"), event("b2", 0, "B")));
+        OutboxEvent.Batch thirdBatch = grants.read(third, List.of(event("a2", 0, "A"), event("b2", 0, "B")));
         assertEquals(List.of("a2", "b2"), ids(thirdBatch), "their keys are free: they go now");
         assertFalse(grants.release(second, secondBatch), "the waiting keys were claimed again once");
         assertFalse(grants.release(third, thirdBatch));
@@ -292,7 +292,7 @@ class PartitionGrantsTest {
         // and a third claim read it beside the second
         beat(grants, rows(0, 1, false));
         Grant first = grants.take(Wake.POLL);
-        EventBatch firstBatch = grants.read(first, List.of(event("a1", 0, "A")));
+        OutboxEvent.Batch firstBatch = grants.read(first, List.of(event("a1", 0, "A")));
         Grant second = grants.take(Wake.AGAIN);
         assertEquals(List.of(0), second.partitions());
 
@@ -303,7 +303,7 @@ class PartitionGrantsTest {
 
         // a1 was in flight when the second claim was granted partition 0: had it failed, its failure might not be in
         // the second's snapshot, and a2 would overtake it
-        EventBatch secondBatch = grants.read(second, List.of(event("a2", 0, "A")));
+        OutboxEvent.Batch secondBatch = grants.read(second, List.of(event("a2", 0, "A")));
         assertEquals(List.of(), ids(secondBatch), "granted while a1 was in flight: a2 waits");
         assertTrue(grants.release(second, secondBatch), "news came while partition 0 was being read: claim again");
         Grant third = grants.take(Wake.NEWS);
@@ -316,7 +316,7 @@ class PartitionGrantsTest {
     void aKeyInFlightWhenTheClaimWasGrantedHoldsItsEventsBackThoughItsClaimEndedBeforeTheRead() {
         beat(grants, rows(0, 1, false));
         Grant a = grants.take(Wake.POLL);
-        EventBatch aBatch = grants.read(a, List.of(event("e1", 0, "K")));
+        OutboxEvent.Batch aBatch = grants.read(a, List.of(event("e1", 0, "K")));
         Grant b = grants.take(Wake.AGAIN);
         assertEquals(List.of("e1"), b.inFlight());
 
@@ -325,7 +325,7 @@ class PartitionGrantsTest {
         aBatch.holdBackKeyOf("e1");
         grants.release(a, aBatch);
         assertEquals(0, grants.heartbeatParameters().get("inFlight"), "K is no longer in flight");
-        EventBatch bBatch = grants.read(b, List.of(event("e2", 0, "K"), event("x1", 0, "X")));
+        OutboxEvent.Batch bBatch = grants.read(b, List.of(event("e2", 0, "K"), event("x1", 0, "X")));
         assertEquals(List.of("x1"), ids(bBatch), "K was in flight when b was granted: e2 is dropped, x1 goes");
         assertEquals(1, grants.heartbeatParameters().get("inFlight"), "what was dropped is not in flight");
 
@@ -339,12 +339,12 @@ class PartitionGrantsTest {
     void onlyTheReleaseOfTheClaimThatHadAKeyInFlightClaimsItsWaitingEventsAgain() {
         beat(grants, rows(0, 1, false));
         Grant a = grants.take(Wake.POLL);
-        EventBatch aBatch = grants.read(a, List.of(event("e1", 0, "K")));
+        OutboxEvent.Batch aBatch = grants.read(a, List.of(event("e1", 0, "K")));
         Grant b = grants.take(Wake.AGAIN);
-        EventBatch bBatch = grants.read(b, List.of(event("e2", 0, "K"), event("x1", 0, "X")));
+        OutboxEvent.Batch bBatch = grants.read(b, List.of(event("e2", 0, "K"), event("x1", 0, "X")));
         assertEquals(List.of("x1"), ids(bBatch), "e2 waits for e1");
         Grant c = grants.take(Wake.AGAIN);
-        EventBatch cBatch = grants.read(c, List.of(event("y1", 0, "Y")));
+        OutboxEvent.Batch cBatch = grants.read(c, List.of(event("y1", 0, "Y")));
         assertEquals(List.of("y1"), ids(cBatch));
 
         // claims of other keys end while K's claim is still sending: claiming again at once would find e2 held back
@@ -354,7 +354,7 @@ class PartitionGrantsTest {
         assertTrue(grants.release(a, aBatch), "K's claim is over: its waiting event is claimed right after");
 
         Grant d = grants.take(Wake.AGAIN);
-        EventBatch dBatch = grants.read(d, List.of(event("e2", 0, "K")));
+        OutboxEvent.Batch dBatch = grants.read(d, List.of(event("e2", 0, "K")));
         assertEquals(List.of("e2"), ids(dBatch));
         assertFalse(grants.release(d, dBatch), "e2 was claimed: K waits no more");
     }
@@ -372,7 +372,7 @@ class PartitionGrantsTest {
         for (Integer p : first.partitions()) {
             read.add(event("e" + p, p, "k" + p));
         }
-        EventBatch firstBatch = capped.read(first, read);
+        OutboxEvent.Batch firstBatch = capped.read(first, read);
         assertEquals(10, capped.heartbeatParameters().get("inFlight"), "the most the claim can read: its share");
 
         Grant second = capped.take(Wake.NEWS);
@@ -392,7 +392,7 @@ class PartitionGrantsTest {
         Grant first = capped.take(Wake.POLL);
         assertEquals(1, first.partitions().size(), "one event left to claim: one partition");
         assertEquals(1, first.perPartition());
-        EventBatch firstBatch = capped.read(first, List.of(event("e1", first.partitions().get(0), "K1")));
+        OutboxEvent.Batch firstBatch = capped.read(first, List.of(event("e1", first.partitions().get(0), "K1")));
         Grant second = capped.take(Wake.NEWS);
         assertEquals(1, second.partitions().size());
         capped.read(second, List.of(event("e2", second.partitions().get(0), "K2")));
@@ -428,12 +428,12 @@ class PartitionGrantsTest {
     }
 
     @SafeVarargs
-    private static EventBatch batch(List<OutboxEvent>... events) {
+    private static OutboxEvent.Batch batch(List<OutboxEvent>... events) {
         List<OutboxEvent> all = new ArrayList<>();
         for (List<OutboxEvent> e : events) {
             all.addAll(e);
         }
-        return new EventBatch(all);
+        return new OutboxEvent.Batch(all);
     }
 
     private static List<OutboxEvent> events(int partition, int count) {
@@ -449,7 +449,7 @@ class PartitionGrantsTest {
         return new OutboxEvent(id, 0, partition, "order", aggregateId, "E", "{}", null, java.time.Instant.EPOCH, 0);
     }
 
-    private static List<String> ids(EventBatch batch) {
+    private static List<String> ids(OutboxEvent.Batch batch) {
         return batch.events().stream().map(OutboxEvent::id).toList();
     }
 }

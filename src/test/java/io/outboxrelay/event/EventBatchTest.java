@@ -22,7 +22,7 @@ class EventBatchTest {
     private final OutboxEvent b1 = event("b1", 2, 0, "order", "B");
     private final OutboxEvent a2 = event("a2", 3, 0, "order", "A");
     private final OutboxEvent c1 = event("c1", 1, 5, "customer", "A");
-    private final EventBatch batch = EventBatch.of(List.of(a1, b1, a2, c1));
+    private final OutboxEvent.Batch batch = OutboxEvent.Batch.of(List.of(a1, b1, a2, c1));
 
     @Test
     void keepsTheClaimOrderAndFindsEventsById() {
@@ -36,7 +36,7 @@ class EventBatchTest {
     @Test
     void isNotChangedByItsCallersList() {
         List<OutboxEvent> events = new ArrayList<>(List.of(a1));
-        EventBatch copy = new EventBatch(events);
+        OutboxEvent.Batch copy = new OutboxEvent.Batch(events);
         events.add(b1);
 
         assertEquals(1, copy.size());

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.List;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.metrics.RelayMetrics;
@@ -71,7 +70,7 @@ class FailedAttemptsTest {
 
     @Test
     void aRecordedFailureHoldsBackItsKeyAndCountsTheAttempt() {
-        EventBatch batch = EventBatch.of(List.of(event("a1", "A"), event("a2", "A"), event("b1", "B")));
+        OutboxEvent.Batch batch = OutboxEvent.Batch.of(List.of(event("a1", "A"), event("a2", "A"), event("b1", "B")));
 
         attempts.reportRecorded("PENDING", batch, "a1", caught(new IllegalStateException("boom")));
 
@@ -83,7 +82,7 @@ class FailedAttemptsTest {
 
     @Test
     void anEventThatBecameFailedIsCountedAsFailed() {
-        EventBatch batch = EventBatch.of(List.of(event("a1", "A")));
+        OutboxEvent.Batch batch = OutboxEvent.Batch.of(List.of(event("a1", "A")));
 
         attempts.reportRecorded("FAILED", batch, "a1", caught(new IllegalStateException("boom")));
 
@@ -93,7 +92,7 @@ class FailedAttemptsTest {
 
     @Test
     void aFailureNotWrittenIsNotCountedButStillHoldsItsKeyInTheBatch() {
-        EventBatch batch = EventBatch.of(List.of(event("a1", "A"), event("a2", "A"), event("b1", "B")));
+        OutboxEvent.Batch batch = OutboxEvent.Batch.of(List.of(event("a1", "A"), event("a2", "A"), event("b1", "B")));
 
         // the row was no longer PENDING, or no longer this instance's: the SQL returned no status
         attempts.reportRecorded(null, batch, "a1", caught(new IllegalStateException("boom")));
@@ -105,7 +104,7 @@ class FailedAttemptsTest {
 
     @Test
     void aSendThatFailedWhileTheRelayStopsEndsItsClaimsSendingAndCountsNothing() {
-        EventBatch batch = EventBatch.of(List.of(event("a1", "A"), event("b1", "B")));
+        OutboxEvent.Batch batch = OutboxEvent.Batch.of(List.of(event("a1", "A"), event("b1", "B")));
 
         attempts.leaveForTheNextClaim(batch, "a1", caught(new IllegalStateException("producer not started")));
 

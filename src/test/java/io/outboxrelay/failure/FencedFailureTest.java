@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.settings.RelaySettings;
@@ -69,7 +68,8 @@ class FencedFailureTest {
 
     @Test
     void aFailureOfAnEventOfThisInstancesPartitionIsWritten() {
-        EventBatch batch = recordFailure();
+        OutboxEvent.Batch batch = recordFailure();
+
 
         assertEquals(1, db.count("SELECT attempts FROM outbox WHERE id = ?::uuid", id));
         assertTrue(lastError().contains("broker said no"), lastError());
@@ -83,7 +83,8 @@ class FencedFailureTest {
                 + "WHERE partition_number = ?", partition);
         try {
             double failuresBefore = relay.counter("outbox.publish.failures");
-            EventBatch batch = recordFailure();
+            OutboxEvent.Batch batch = recordFailure();
+
 
             assertEquals(0, db.count("SELECT attempts FROM outbox WHERE id = ?::uuid", id));
             assertNull(lastError());
@@ -117,8 +118,9 @@ class FencedFailureTest {
     }
 
     /** A failed send of the event as the publish route hands it over: the record-failure route with its exception. */
-    private EventBatch recordFailure() {
-        EventBatch batch = EventBatch.of(List.of(new OutboxEvent(id, 1, partition, "order", "o", "E", "{}", null,
+    private OutboxEvent.Batch recordFailure() {
+        var batch = OutboxEvent.Batch.of(List.of(new OutboxEvent(id, 1, partition, "order", "o", "E", "{}", null,
+
                 Instant.now(), 0)));
         Exchange exchange = new DefaultExchange(relay.context());
         exchange.setProperty(ExchangeNames.BATCH, batch);

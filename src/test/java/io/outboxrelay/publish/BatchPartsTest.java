@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Message;
 import org.apache.camel.component.kafka.KafkaConstants;
@@ -34,7 +33,8 @@ class BatchPartsTest {
 
     @Test
     void kafkaEventsGoAsOnePartPerDestinationInClaimOrder() {
-        EventBatch batch = EventBatch.of(List.of(order("o1", "A"), customer("c1", "X"), order("o2", "B"),
+        OutboxEvent.Batch batch = OutboxEvent.Batch.of(List.of(order("o1", "A"), customer("c1", "X"), order("o2", "B"),
+
                 order("o3", "A"), customer("c2", "X")));
 
         BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
@@ -52,7 +52,8 @@ class BatchPartsTest {
 
     @Test
     void eventsAcknowledgedInTheirPartAreNotSentAgain() {
-        EventBatch batch = EventBatch.of(List.of(order("o1", "A"), order("o2", "B"), order("o3", "C")));
+        OutboxEvent.Batch batch = OutboxEvent.Batch.of(List.of(order("o1", "A"), order("o2", "B"), order("o3", "C")));
+
         BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
         List<Message> sent = eventMessages(plan.parts().get(0));
         // camel-kafka's answer per record: o1 and o3 appended, o2 not
@@ -65,7 +66,8 @@ class BatchPartsTest {
 
     @Test
     void otherTransportsSendEveryEventOneByOneInClaimOrder() {
-        EventBatch batch = EventBatch.of(List.of(order("o1", "A"), customer("c1", "X"), order("o2", "A")));
+        var batch = OutboxEvent.Batch.of(List.of(order("o1", "A"), customer("c1", "X"), order("o2", "A")));
+
 
         BatchParts.Plan plan = parts("jms:queue:${header.ce_aggregatetype}").plan(batch);
 
@@ -77,7 +79,8 @@ class BatchPartsTest {
     void anUnpublishableEventAndItsKeysLaterEventsGoOneByOne() {
         OutboxEvent broken = new OutboxEvent("o2", 2, 0, "order", "A", "Placed", "{}", "[\"not an object\"]",
                 Instant.EPOCH, 0);
-        EventBatch batch = EventBatch.of(List.of(order("o1", "A"), order("b1", "B"), broken, order("o3", "A"),
+        var batch = OutboxEvent.Batch.of(List.of(order("o1", "A"), order("b1", "B"), broken, order("o3", "A"),
+
                 order("b2", "B")));
 
         BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
@@ -95,7 +98,8 @@ class BatchPartsTest {
                 Instant.EPOCH, 0);
         OutboxEvent invalid = new OutboxEvent("o2", 2, 0, "order", "A", "OrderPlaced", "{\"id\": \"two\"}", null,
                 Instant.EPOCH, 0);
-        EventBatch batch = EventBatch.of(List.of(valid, order("b1", "B"), invalid, order("o3", "A")));
+        OutboxEvent.Batch batch = OutboxEvent.Batch.of(List.of(valid, order("b1", "B"), invalid, order("o3", "A")));
+
 
         BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
 
@@ -111,7 +115,8 @@ class BatchPartsTest {
         admin.limit("outbox.event.order", 600);
         String payload = "{\"x\":\"" + incompressible(700) + "\"}";
         OutboxEvent large = new OutboxEvent("o2", 2, 0, "order", "A", "Placed", payload, null, Instant.EPOCH, 0);
-        EventBatch batch = EventBatch.of(List.of(order("o1", "A"), large, order("o3", "A"), order("b1", "B")));
+        var batch = OutboxEvent.Batch.of(List.of(order("o1", "A"), large, order("o3", "A"), order("b1", "B")));
+
 
         BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
 
@@ -124,7 +129,8 @@ class BatchPartsTest {
 
     @Test
     void anEmptyBatchHasNothingToSend() {
-        EventBatch batch = EventBatch.of(List.of());
+        OutboxEvent.Batch batch = OutboxEvent.Batch.of(List.of());
+
 
         BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
 
@@ -175,7 +181,7 @@ class BatchPartsTest {
     }
 
     /** What the claim's routes send one by one after the parts: the events the parts did not get acknowledged. */
-    private static List<String> oneByOne(BatchParts.Plan plan, EventBatch batch) {
+    private static List<String> oneByOne(BatchParts.Plan plan, OutboxEvent.Batch batch) {
         plan.acknowledge(batch);
         return batch.unpublishedIds();
     }

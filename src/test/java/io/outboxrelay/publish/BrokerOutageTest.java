@@ -9,7 +9,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -120,7 +119,8 @@ class BrokerOutageTest {
     @Test
     void pausingStopsTheClaimsSending() throws Exception {
         problem = "down";
-        EventBatch batch = EventBatch.of(List.of(new OutboxEvent("a1", 1, 0, "order", "A", "E", "{}", null,
+        var batch = OutboxEvent.Batch.of(List.of(new OutboxEvent("a1", 1, 0, "order", "A", "E", "{}", null,
+
                 Instant.EPOCH, 0)));
         failedSend();
         assertTrue(outage.isBrokerUnreachable());

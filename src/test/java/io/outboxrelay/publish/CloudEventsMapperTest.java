@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Exchange;
@@ -92,7 +91,7 @@ class CloudEventsMapperTest {
     void thePublishStepMapsTheEventWhoseIdIsTheBody() {
         OutboxEvent other = new OutboxEvent("e-2", 2, 0, "order", "order-7", "OrderPaid", "{\"paid\":true}", null,
                 CREATED, 0);
-        EventBatch batch = EventBatch.of(List.of(event("{}", null), other));
+        OutboxEvent.Batch batch = OutboxEvent.Batch.of(List.of(event("{}", null), other));
         Exchange exchange = new DefaultExchange(context);
 
         kafka.toMessage("e-2", batch, exchange);

@@ -3,7 +3,6 @@ package io.outboxrelay.publish;
 import java.time.Instant;
 import java.util.List;
 
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Message;
 import org.apache.camel.component.kafka.KafkaConstants;
@@ -28,7 +27,8 @@ class PartAcknowledgementTest {
 
     @Test
     void onlyRecordsWithAnOffsetArePublishedAndTheRestGoOneByOneInClaimOrder() {
-        EventBatch batch = new EventBatch(List.of(event("a", 1), event("b", 2), event("c", 3), event("d", 4)));
+        var batch = new OutboxEvent.Batch(List.of(event("a", 1), event("b", 2), event("c", 3), event("d", 4)));
+
         Message appended = message(new RecordMetadata(new TopicPartition("t", 0), 41, 0, 0, 1, 2));
         Message failed = message(new RecordMetadata(new TopicPartition("t", 0), -1, -1, -1, -1, -1));
         Message unanswered = new DefaultMessage(context);
@@ -52,7 +52,7 @@ class PartAcknowledgementTest {
     }
 
     /** What the claim's routes send one by one after the parts: the events the parts did not get acknowledged. */
-    private static List<String> oneByOne(BatchParts.Plan plan, EventBatch batch) {
+    private static List<String> oneByOne(BatchParts.Plan plan, OutboxEvent.Batch batch) {
         plan.acknowledge(batch);
         return batch.unpublishedIds();
     }

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.stream.Stream;
 
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
@@ -38,7 +37,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The publish routes (routes/publish.camel.yaml) with their failure handling (routes/failure.camel.yaml), as routes:
+ * The publish routes (routes/claim.camel.yaml's outbox-publish-part and outbox-publish-event, the claim's own routes
+ * advised off the database and idle: no partition is owned) with their failure handling (routes/failure.camel.yaml),
+ * as routes:
  * an event sent alone (direct:outbox-publish-event, body its id) and a part (direct:outbox-publish-part, body the
  * events' messages), each with the claim's batch in its exchange property, to a mock broker that fails on demand.
  */
@@ -49,11 +50,16 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
     private final OutboxEvent a1 = event("a1", "A");
     private final OutboxEvent a2 = event("a2", "A");
     private final OutboxEvent b1 = event("b1", "B");
-    private final EventBatch batch = batch(a1, a2, b1);
+    private final OutboxEvent.Batch batch = batch(a1, a2, b1);
 
     @Override
     protected List<String> routeFiles() {
-        return List.of("failure.camel.yaml", "publish.camel.yaml");
+        return CLAIM_PATH_ROUTES;
+    }
+
+    @Override
+    protected void advise() throws Exception {
+        adviseClaimRoutes();
     }
 
     /** order/Checked has a schema; the other tests' events (OrderPlaced) have none. */
@@ -74,7 +80,7 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
     void anAcknowledgedEventReachesTheBrokerAsACloudEventAndCountsAsPublished() throws Exception {
         OutboxEvent traced = new OutboxEvent("c1", 7, 2, "customer", "C-9", "CustomerRegistered", "{\"name\":\"Zoë\"}",
                 "{\"traceparent\":\"00-4bf92f-01\"}", Instant.parse("2024-03-04T05:06:07Z"), 0);
-        EventBatch customers = batch(traced);
+        OutboxEvent.Batch customers = batch(traced);
         MockEndpoint broker = getMockEndpoint("mock:outbox.event.customer");
         broker.expectedMessageCount(1);
         broker.expectedHeaderReceived("ce_id", "c1");
@@ -128,7 +134,7 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
     void anUnpublishableRowIsRecordedAtOnceWithoutBeingSentOrRedelivered() throws Exception {
         OutboxEvent broken = new OutboxEvent("x1", 1, 0, "order", "X", "OrderPlaced", "{}", "[\"not\",\"an object\"]",
                 Instant.EPOCH, 0);
-        EventBatch withBroken = batch(broken, event("x2", "X"));
+        OutboxEvent.Batch withBroken = batch(broken, event("x2", "X"));
         MockEndpoint recorded = getMockEndpoint(RECORD_FAILURE);
         recorded.expectedMessageCount(1);
         recorded.expectedHeaderReceived(ExchangeNames.UNPUBLISHABLE, true);
@@ -150,7 +156,7 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
     void anEventItsSchemaRejectsIsRecordedAtOnceAsUnpublishableWithoutBeingSentOrRedelivered() throws Exception {
         OutboxEvent invalid = new OutboxEvent("s1", 1, 0, "order", "S", "Checked", "{\"total\": 1}", null,
                 Instant.EPOCH, 0);
-        EventBatch withInvalid = batch(invalid, event("s2", "S"));
+        OutboxEvent.Batch withInvalid = batch(invalid, event("s2", "S"));
         MockEndpoint recorded = getMockEndpoint(RECORD_FAILURE);
         recorded.expectedMessageCount(1);
         recorded.expectedHeaderReceived(ExchangeNames.UNPUBLISHABLE, true);
@@ -289,7 +295,7 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
     // --- helpers
 
     /** What the claim route does for an event sent alone: the body is its id, the batch rides along. */
-    private Exchange publishEvent(String id, EventBatch batch) {
+    private Exchange publishEvent(String id, OutboxEvent.Batch batch) {
         return template.send("direct:outbox-publish-event", exchange -> {
             exchange.getMessage().setBody(id);
             exchange.setProperty(ExchangeNames.BATCH, batch);
@@ -297,7 +303,7 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
     }
 
     /** What the claim route's split sends for a part (as BatchParts plans it): the events' messages in one body. */
-    private Exchange publishPart(EventBatch batch, OutboxEvent... events) {
+    private Exchange publishPart(OutboxEvent.Batch batch, OutboxEvent... events) {
         CloudEventsMapper mapper = context.getRegistry().lookupByNameAndType("cloudEventsMapper",
                 CloudEventsMapper.class);
         List<Message> messages = new ArrayList<>();

@@ -16,7 +16,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.outboxrelay.claim.ClaimBeans;
 import io.outboxrelay.claim.PartitionGrants;
 import io.outboxrelay.claim.PartitionOwnership;
-import io.outboxrelay.event.EventBatch;
 import io.outboxrelay.event.EventSchemas;
 import io.outboxrelay.event.OutboxEvent;
 import io.outboxrelay.failure.FailureBeans;
@@ -53,9 +52,8 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
     protected static final String CLAIM = "mock:claim";
     /** The mark's SQL step (sql/mark.sql), advised by {@link #adviseClaimRoutes()}. */
     protected static final String MARK = "mock:mark";
-    /** The route files of the claim's path: its routes, the publish routes they call, the failure configuration. */
-    protected static final List<String> CLAIM_PATH_ROUTES = List.of("failure.camel.yaml", "publish.camel.yaml",
-            "claim.camel.yaml");
+    /** The route files of the claim's path: its routes (publishing included) and the failure configuration. */
+    protected static final List<String> CLAIM_PATH_ROUTES = List.of("failure.camel.yaml", "claim.camel.yaml");
     /** The record-failure route's SQL step (sql/record-failure.sql), advised. */
     protected static final String RECORD_FAILURE = "mock:record-failure";
 
@@ -178,8 +176,8 @@ public abstract class RelayRoutesTestSupport extends CamelTestSupport {
                 Instant.parse("2024-01-01T00:00:00Z"), 0);
     }
 
-    protected static EventBatch batch(OutboxEvent... events) {
-        return EventBatch.of(List.of(events));
+    protected static OutboxEvent.Batch batch(OutboxEvent... events) {
+        return OutboxEvent.Batch.of(List.of(events));
     }
 
     protected double count(String meter) {
