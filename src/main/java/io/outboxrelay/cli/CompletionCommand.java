@@ -4,7 +4,6 @@ import java.util.concurrent.Callable;
 
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -22,8 +21,6 @@ final class CompletionCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    HelpOption help;
 
     @Override
     public Integer call() {

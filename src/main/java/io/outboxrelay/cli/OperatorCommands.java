@@ -15,10 +15,11 @@ import org.apache.camel.impl.DefaultCamelContext;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
-import picocli.CommandLine.Mixin;
+import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
@@ -33,7 +34,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * usage from the commands' annotations. A usage, setting or database error is one line on stderr, prefixed
  * "outbox-relay: ".
  */
-@Command(name = "java -jar outbox-relay.jar", synopsisSubcommandLabel = "COMMAND",
+// -h/--help and -V/--version on this command and on every subcommand (scope INHERIT)
+@Command(name = "java -jar outbox-relay.jar", synopsisSubcommandLabel = "COMMAND", scope = ScopeType.INHERIT,
+        mixinStandardHelpOptions = true, versionProvider = OperatorCommands.JarVersion.class,
         subcommands = {StatusCommand.class, FailedCommand.class, ReplayCommand.class, ValidateCommand.class,
             HelpCommand.class, CompletionCommand.class},
         description = {"Looks at or acts on the relay's outbox table, then exits. Without arguments the jar runs the "
@@ -54,11 +57,9 @@ public final class OperatorCommands implements Runnable {
     public static final int EXIT_VALIDATION_FAILED = 4;
 
     private static final String PREFIX = "outbox-relay: ";
-    private static final Set<String> HELP = Set.of("help", "--help", "-h");
+    private static final Set<String> HELP = Set.of("help", "--help", "-h", "--version", "-V");
     private static final int USAGE_WIDTH = 100;
 
-    @Mixin
-    HelpOption help;
 
     @Spec
     CommandSpec spec;
@@ -183,5 +184,15 @@ public final class OperatorCommands implements Runnable {
                 return context.getPropertiesComponent().resolveProperty(key);
             }
         };
+    }
+
+    /** {@code --version}: the jar's Implementation-Version (its manifest, written by the build). */
+    static final class JarVersion implements IVersionProvider {
+
+        @Override
+        public String[] getVersion() {
+            String version = OperatorCommands.class.getPackage().getImplementationVersion();
+            return new String[] {"outbox-relay " + (version == null ? "(not built as a jar)" : version)};
+        }
     }
 }

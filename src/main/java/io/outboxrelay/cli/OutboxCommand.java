@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.util.concurrent.Callable;
 
 import io.outboxrelay.settings.OperatorSettings;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -20,8 +19,6 @@ abstract class OutboxCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Mixin
-    HelpOption help;
 
     @ParentCommand
     OperatorCommands operatorCommands;

@@ -27,6 +27,20 @@ class CommandLineTest extends OutboxTableTestSupport {
         assertTrue(OperatorCommands.isCommand(new String[] {"stauts"}), "a typo must not start a relay");
         assertTrue(OperatorCommands.isCommand(new String[] {"--help"}));
         assertTrue(OperatorCommands.isCommand(new String[] {"-h"}));
+        assertTrue(OperatorCommands.isCommand(new String[] {"--version"}));
+        assertTrue(OperatorCommands.isCommand(new String[] {"-V"}));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--version", "-V", "status --version", "replay -V"})
+    void versionPrintsOneLineAndRunsNothing(String command) {
+        // a bad table would stop a command: --version does not read the settings
+        CliFixture.Result result = new CliFixture(db, "outbox").set("outbox.table", "bad;name")
+                .run(command.split(" "));
+        assertEquals(0, result.exit(), result.toString());
+        assertEquals("", result.err());
+        // the classes, not the jar: no manifest (OperatorCommandsIT checks the jar's version)
+        assertEquals("outbox-relay (not built as a jar)\n", result.out());
     }
 
     @ParameterizedTest
@@ -35,7 +49,7 @@ class CommandLineTest extends OutboxTableTestSupport {
         CliFixture.Result result = outbox.run(command.isEmpty() ? new String[0] : new String[] {command});
         assertEquals(0, result.exit(), result.toString());
         assertEquals("", result.err());
-        assertTrue(result.out().startsWith("Usage: java -jar outbox-relay.jar [-h] COMMAND\n"), result.out());
+        assertTrue(result.out().startsWith("Usage: java -jar outbox-relay.jar [-hV] COMMAND\n"), result.out());
         assertTrue(result.out().contains("Without arguments the jar runs the relay."), result.out());
         for (String name : new String[] {"status", "failed", "replay", "validate", "help", "completion"}) {
             assertTrue(result.out().matches("(?s).*\n  " + name + " +[A-Z].*"), name + " listed:\n" + result.out());
@@ -48,12 +62,12 @@ class CommandLineTest extends OutboxTableTestSupport {
 
     @ParameterizedTest
     @CsvSource(delimiterString = " => ", value = {
-        "status --help       => status [-h] [--json]",
-        "failed -h           => failed [-h] [--json] [--limit=N] [--key=TYPE/ID |",
-        "replay --all --help => replay [-h] [--dry-run] (--id=UUID [--id=UUID]... | --all |",
-        "help replay         => replay [-h] [--dry-run] (--id=UUID [--id=UUID]... | --all |",
-        "completion --help   => completion [-h]",
-        "validate --help     => validate [-h] [--json] [--limit=N]",
+        "status --help       => status [-hV] [--json]",
+        "failed -h           => failed [-hV] [--json] [--limit=N] [--key=TYPE/ID |",
+        "replay --all --help => replay [-hV] [--dry-run] (--id=UUID [--id=UUID]... | --all |",
+        "help replay         => replay [-hV] [--dry-run] (--id=UUID [--id=UUID]... | --all |",
+        "completion --help   => completion [-hV]",
+        "validate --help     => validate [-hV] [--json] [--limit=N]",
     })
     void aCommandsHelpPrintsItsUsageAndRunsNothing(String command, String synopsis) {
         // a bad table would stop the command: help does not read the settings

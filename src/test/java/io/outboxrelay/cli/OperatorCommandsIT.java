@@ -120,7 +120,11 @@ class OperatorCommandsIT extends OutboxTableTestSupport {
         CliFixture.Result help = jar(Map.of(), "--help");
         assertEquals(0, help.exit(), help.toString());
         assertEquals("", help.err());
-        assertTrue(help.out().startsWith("Usage: java -jar outbox-relay.jar [-h] COMMAND\n"), help.out());
+        assertTrue(help.out().startsWith("Usage: java -jar outbox-relay.jar [-hV] COMMAND\n"), help.out());
+
+        CliFixture.Result version = jar(Map.of(), "--version");
+        assertEquals(0, version.exit(), version.toString());
+        assertTrue(version.out().matches("outbox-relay \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\n"), version.out());
 
         CliFixture.Result replayHelp = jar(Map.of(), "replay", "--help");
         assertEquals(0, replayHelp.exit(), replayHelp.toString());
