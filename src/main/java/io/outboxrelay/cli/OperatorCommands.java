@@ -57,7 +57,7 @@ public final class OperatorCommands implements Runnable {
     public static final int EXIT_VALIDATION_FAILED = 4;
 
     private static final String PREFIX = "outbox-relay: ";
-    private static final Set<String> HELP = Set.of("help", "--help", "-h", "--version", "-V");
+    private static final Set<String> HELP_OR_VERSION = Set.of("help", "--help", "-h", "--version", "-V");
     private static final int USAGE_WIDTH = 100;
 
 
@@ -83,7 +83,7 @@ public final class OperatorCommands implements Runnable {
      * ({@code -duration 60}, ...), run the relay as before.
      */
     public static boolean isCommand(String[] args) {
-        return args.length > 0 && (HELP.contains(args[0]) || !args[0].startsWith("-"));
+        return args.length > 0 && (HELP_OR_VERSION.contains(args[0]) || !args[0].startsWith("-"));
     }
 
     /** Runs a command with the relay's settings, as {@code java -jar outbox-relay.jar COMMAND} does. */
