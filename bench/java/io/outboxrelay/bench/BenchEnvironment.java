@@ -211,10 +211,35 @@ final class BenchEnvironment {
 
     /** CPU seconds (user + system) the process has used so far. */
     static double cpuSeconds(long pid) throws Exception {
-        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        return cpuSeconds(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
+    }
+
+    /** utime + stime of a /proc stat line (a process's or a thread's). */
+    private static double cpuSeconds(String stat) {
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
         return ticks / 100.0;
+    }
+
+    /**
+     * CPU seconds of a JVM's JIT compiler threads (C1 and C2) so far: how much of a relay's CPU goes to compiling
+     * its code rather than running it. (A compiler thread the JVM ended takes its seconds with it.)
+     */
+    static double compilerCpuSeconds(long pid) throws Exception {
+        double seconds = 0;
+        try (var threads = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path thread : (Iterable<Path>) threads::iterator) {
+                try {
+                    String stat = Files.readString(thread.resolve("stat"));
+                    if (stat.contains("(C1 CompilerThre") || stat.contains("(C2 CompilerThre")) {
+                        seconds += cpuSeconds(stat);
+                    }
+                } catch (java.io.IOException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        }
+        return seconds;
     }
 
     /** CPU seconds of every PostgreSQL server process running now (backends, autovacuum, checkpointer, ...), by pid. */

@@ -40,23 +40,29 @@ final class CommitLoad {
     /**
      * {@code writers} threads write for {@code warmupSeconds} (not measured: connections' first statements, the
      * relay's reaction to the first events) and then {@code seconds}. Connections are opened before the clock starts,
-     * so 64 connection set-ups do not eat into the warm-up.
+     * so 64 connection set-ups do not eat into the warm-up. {@code window} hears when the measured seconds begin
+     * and end (on this thread, which only waits meanwhile).
      */
-    static Result run(TestDatabase db, String[] types, int writers, int warmupSeconds, int seconds) throws Exception {
+    static Result run(TestDatabase db, String[] types, int writers, int warmupSeconds, int seconds, Window window)
+            throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         try {
             CountDownLatch ready = new CountDownLatch(writers);
             CountDownLatch go = new CountDownLatch(1);
-            long[] window = new long[2];
+            long[] bounds = new long[2];
             List<Future<long[]>> writes = new ArrayList<>();
             for (int w = 0; w < writers; w++) {
-                writes.add(pool.submit(writer(db, types, ready, go, window)));
+                writes.add(pool.submit(writer(db, types, ready, go, bounds)));
             }
             ready.await();
             // written before the latch opens: the writers read it after await(), so they see it
-            window[0] = System.nanoTime() + warmupSeconds * 1_000_000_000L;
-            window[1] = window[0] + seconds * 1_000_000_000L;
+            bounds[0] = System.nanoTime() + warmupSeconds * 1_000_000_000L;
+            bounds[1] = bounds[0] + seconds * 1_000_000_000L;
             go.countDown();
+            sleepUntil(bounds[0]);
+            window.opened();
+            sleepUntil(bounds[1]);
+            window.closed();
             List<long[]> perWriter = new ArrayList<>();
             for (Future<long[]> write : writes) {
                 perWriter.add(write.get());
@@ -65,6 +71,19 @@ final class CommitLoad {
             return new Result(all.length, seconds, all);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /** What runs beside the writers and measures their window too (the CPU each process spent in it). */
+    interface Window {
+        void opened() throws Exception;
+
+        void closed() throws Exception;
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        for (long left = nanoTime - System.nanoTime(); left > 0; left = nanoTime - System.nanoTime()) {
+            Thread.sleep(Math.max(1, left / 1_000_000));
         }
     }
 

@@ -464,7 +464,8 @@ final class Scenarios {
             };
             try {
                 env.database.settle(db);
-                CommitLoad.Result load = CommitLoad.run(db, types, writers, warmupSeconds, seconds);
+                ProcessesInWindow cpu = new ProcessesInWindow(relay);
+                CommitLoad.Result load = CommitLoad.run(db, types, writers, warmupSeconds, seconds, cpu);
                 Map<String, Object> r = result(env.database.scenario("writers_" + writers + "_" + configuration));
                 r.put("writers", writers);
                 r.put("configuration", configuration);
@@ -476,11 +477,56 @@ final class Scenarios {
                 r.put("p99_ms", round(percentile(load.sortedMicros(), 0.99) / 1000.0));
                 // a relay that drains less leaves more of the two cores to the writers: how far behind each one was
                 r.put("pending_at_end", db.count("SELECT count(*) FROM outbox WHERE status = 'PENDING'"));
+                // where the two cores went in the measured seconds
+                r.put("db_cores", round(cpu.databaseSeconds / seconds));
+                r.put("writers_cores", round(cpu.writersSeconds / seconds));
+                if (relay != null) {
+                    r.put("relay_cores", round(cpu.relaySeconds / seconds));
+                    r.put("relay_jit_cores", round(cpu.relayCompilerSeconds / seconds));
+                }
                 return r;
             } finally {
                 if (relay != null) {
                     BenchEnvironment.stop(relay);
                 }
+            }
+        }
+    }
+
+    /**
+     * The CPU the database server, the writers (this JVM) and the relay (none for bare) spent in the writers'
+     * measured seconds, and of the relay's how much its JIT compiler threads took: a relay measured before its JIT
+     * is done pays for compiling.
+     */
+    private final class ProcessesInWindow implements CommitLoad.Window {
+        private final RelayProcess relay;
+        private Map<Long, Double> database;
+        double databaseSeconds;
+        double writersSeconds;
+        double relaySeconds;
+        double relayCompilerSeconds;
+
+        ProcessesInWindow(RelayProcess relay) {
+            this.relay = relay;
+        }
+
+        @Override
+        public void opened() throws Exception {
+            database = env.database.serverCpuSeconds();
+            writersSeconds = -BenchEnvironment.cpuSeconds(ProcessHandle.current().pid());
+            if (relay != null) {
+                relaySeconds = -BenchEnvironment.cpuSeconds(relay.pid());
+                relayCompilerSeconds = -BenchEnvironment.compilerCpuSeconds(relay.pid());
+            }
+        }
+
+        @Override
+        public void closed() throws Exception {
+            databaseSeconds = env.database.serverCpuSince(database);
+            writersSeconds += BenchEnvironment.cpuSeconds(ProcessHandle.current().pid());
+            if (relay != null) {
+                relaySeconds += BenchEnvironment.cpuSeconds(relay.pid());
+                relayCompilerSeconds += BenchEnvironment.compilerCpuSeconds(relay.pid());
             }
         }
     }
