@@ -349,16 +349,17 @@ final class Scenarios {
     }
 
     /**
-     * CPU spent between the end of a warm-up and the end of the writing, by the relay process and by the database
-     * server (PostgreSQL: every server process, the writers' backends, the relay's, autovacuum, WAL writer,
-     * checkpointer; MariaDB: mariadbd), per event committed meanwhile. The bench's own probes (the backlog count) are
-     * in the server's figure, for every relay alike.
+     * CPU spent between the end of a warm-up and the end of the writing, by the relay process (none: pid 0) and its
+     * JIT compiler threads, by this JVM (the writers) and by the database server (PostgreSQL: every server process,
+     * the writers' backends, the relay's, autovacuum, WAL writer, checkpointer; MariaDB: mariadbd). The bench's own
+     * probes (the backlog count) are in the server's figure, for every relay alike.
      */
     private record CpuWindow(BenchDatabase database, long pid, long eventsAtOpen, double relayCpu,
-            Map<Long, Double> serverCpu) {
+            double relayCompilerCpu, double writersCpu, Map<Long, Double> serverCpu) {
 
         static CpuWindow open(BenchDatabase database, long pid, long events) throws Exception {
-            return new CpuWindow(database, pid, events, BenchEnvironment.cpuSeconds(pid),
+            return new CpuWindow(database, pid, events, pid == 0 ? 0 : BenchEnvironment.cpuSeconds(pid),
+                    pid == 0 ? 0 : BenchEnvironment.compilerCpuSeconds(pid), thisJvmCpu(),
                     database.serverCpuSeconds());
         }
 
@@ -368,6 +369,23 @@ final class Scenarios {
             double server = database.serverCpuSince(serverCpu);
             long events = Math.max(1, eventsAtClose - eventsAtOpen);
             return new double[] {relay * 1e6 / events, server * 1e6 / events};
+        }
+
+        /** The cores each process spent over the window's {@code seconds}, as the writers rows show them. */
+        Map<String, Object> cores(int seconds) throws Exception {
+            Map<String, Object> cores = new LinkedHashMap<>();
+            cores.put("db_cores", round(database.serverCpuSince(serverCpu) / seconds));
+            cores.put("writers_cores", round((thisJvmCpu() - writersCpu) / seconds));
+            if (pid != 0) {
+                cores.put("relay_cores", round((BenchEnvironment.cpuSeconds(pid) - relayCpu) / seconds));
+                cores.put("relay_jit_cores",
+                        round((BenchEnvironment.compilerCpuSeconds(pid) - relayCompilerCpu) / seconds));
+            }
+            return cores;
+        }
+
+        private static double thisJvmCpu() throws Exception {
+            return BenchEnvironment.cpuSeconds(ProcessHandle.current().pid());
         }
     }
 
@@ -464,8 +482,22 @@ final class Scenarios {
             };
             try {
                 env.database.settle(db);
-                ProcessesInWindow cpu = new ProcessesInWindow(relay);
-                CommitLoad.Result load = CommitLoad.run(db, types, writers, warmupSeconds, seconds, cpu);
+                long pid = relay == null ? 0 : relay.pid();
+                Map<String, Object> cores = new LinkedHashMap<>();
+                CommitLoad.Result load = CommitLoad.run(db, types, writers, warmupSeconds, seconds,
+                        new CommitLoad.Window() {
+                            private CpuWindow window;
+
+                            @Override
+                            public void opened() throws Exception {
+                                window = CpuWindow.open(env.database, pid, 0);
+                            }
+
+                            @Override
+                            public void closed() throws Exception {
+                                cores.putAll(window.cores(seconds));
+                            }
+                        });
                 Map<String, Object> r = result(env.database.scenario("writers_" + writers + "_" + configuration));
                 r.put("writers", writers);
                 r.put("configuration", configuration);
@@ -478,55 +510,12 @@ final class Scenarios {
                 // a relay that drains less leaves more of the two cores to the writers: how far behind each one was
                 r.put("pending_at_end", db.count("SELECT count(*) FROM outbox WHERE status = 'PENDING'"));
                 // where the two cores went in the measured seconds
-                r.put("db_cores", round(cpu.databaseSeconds / seconds));
-                r.put("writers_cores", round(cpu.writersSeconds / seconds));
-                if (relay != null) {
-                    r.put("relay_cores", round(cpu.relaySeconds / seconds));
-                    r.put("relay_jit_cores", round(cpu.relayCompilerSeconds / seconds));
-                }
+                r.putAll(cores);
                 return r;
             } finally {
                 if (relay != null) {
                     BenchEnvironment.stop(relay);
                 }
-            }
-        }
-    }
-
-    /**
-     * The CPU the database server, the writers (this JVM) and the relay (none for bare) spent in the writers'
-     * measured seconds, and of the relay's how much its JIT compiler threads took: a relay measured before its JIT
-     * is done pays for compiling.
-     */
-    private final class ProcessesInWindow implements CommitLoad.Window {
-        private final RelayProcess relay;
-        private Map<Long, Double> database;
-        double databaseSeconds;
-        double writersSeconds;
-        double relaySeconds;
-        double relayCompilerSeconds;
-
-        ProcessesInWindow(RelayProcess relay) {
-            this.relay = relay;
-        }
-
-        @Override
-        public void opened() throws Exception {
-            database = env.database.serverCpuSeconds();
-            writersSeconds = -BenchEnvironment.cpuSeconds(ProcessHandle.current().pid());
-            if (relay != null) {
-                relaySeconds = -BenchEnvironment.cpuSeconds(relay.pid());
-                relayCompilerSeconds = -BenchEnvironment.compilerCpuSeconds(relay.pid());
-            }
-        }
-
-        @Override
-        public void closed() throws Exception {
-            databaseSeconds = env.database.serverCpuSince(database);
-            writersSeconds += BenchEnvironment.cpuSeconds(ProcessHandle.current().pid());
-            if (relay != null) {
-                relaySeconds += BenchEnvironment.cpuSeconds(relay.pid());
-                relayCompilerSeconds += BenchEnvironment.compilerCpuSeconds(relay.pid());
             }
         }
     }
