@@ -278,7 +278,7 @@ final class Scenarios {
                 CpuWindow window = null;
                 while (threads.stream().anyMatch(Thread::isAlive)) {
                     if (window == null && System.nanoTime() >= warmupEnd) {
-                        window = CpuWindow.open(env.database, relay.pid(), committedAt.size());
+                        window = CpuWindow.open(env, relay.pid(), committedAt.size());
                     }
                     if (window != null) {
                         maxBacklog = Math.max(maxBacklog,
@@ -289,7 +289,7 @@ final class Scenarios {
                             ? Math.max(1, Math.min(500, (warmupEnd - System.nanoTime()) / 1_000_000)) : 500);
                 }
                 long written = committedAt.size();
-                window = window == null ? CpuWindow.open(env.database, relay.pid(), 0) : window;
+                window = window == null ? CpuWindow.open(env, relay.pid(), 0) : window;
                 double[] cpu = window.close(written);
                 long drainStart = System.nanoTime();
                 while (db.count("SELECT count(*) FROM outbox WHERE status = 'PENDING'") > 0) {
@@ -350,17 +350,18 @@ final class Scenarios {
 
     /**
      * CPU spent between the end of a warm-up and the end of the writing, by the relay process (none: pid 0) and its
-     * JIT compiler threads, by this JVM (the writers) and by the database server (PostgreSQL: every server process,
-     * the writers' backends, the relay's, autovacuum, WAL writer, checkpointer; MariaDB: mariadbd). The bench's own
-     * probes (the backlog count) are in the server's figure, for every relay alike.
+     * JIT compiler threads, by this JVM (the writers), by the Kafka broker's process and by the database server
+     * (PostgreSQL: every server process, the writers' backends, the relay's, autovacuum, WAL writer, checkpointer;
+     * MariaDB: mariadbd). The bench's own probes (the backlog count) are in the server's figure, for every relay alike.
      */
-    private record CpuWindow(BenchDatabase database, long pid, long eventsAtOpen, double relayCpu,
-            double relayCompilerCpu, double writersCpu, Map<Long, Double> serverCpu) {
+    private record CpuWindow(BenchDatabase database, long pid, long brokerPid, long eventsAtOpen, double relayCpu,
+            double relayCompilerCpu, double writersCpu, double brokerCpu, Map<Long, Double> serverCpu) {
 
-        static CpuWindow open(BenchDatabase database, long pid, long events) throws Exception {
-            return new CpuWindow(database, pid, events, pid == 0 ? 0 : BenchEnvironment.cpuSeconds(pid),
+        static CpuWindow open(BenchEnvironment env, long pid, long events) throws Exception {
+            long brokerPid = env.kafka.pid();
+            return new CpuWindow(env.database, pid, brokerPid, events, pid == 0 ? 0 : BenchEnvironment.cpuSeconds(pid),
                     pid == 0 ? 0 : BenchEnvironment.compilerCpuSeconds(pid), thisJvmCpu(),
-                    database.serverCpuSeconds());
+                    BenchEnvironment.cpuSeconds(brokerPid), env.database.serverCpuSeconds());
         }
 
         /** Relay and database server CPU microseconds per event committed in the window. */
@@ -376,6 +377,7 @@ final class Scenarios {
             Map<String, Object> cores = new LinkedHashMap<>();
             cores.put("db_cores", round(database.serverCpuSince(serverCpu) / seconds));
             cores.put("writers_cores", round((thisJvmCpu() - writersCpu) / seconds));
+            cores.put("kafka_cores", round((BenchEnvironment.cpuSeconds(brokerPid) - brokerCpu) / seconds));
             if (pid != 0) {
                 cores.put("relay_cores", round((BenchEnvironment.cpuSeconds(pid) - relayCpu) / seconds));
                 cores.put("relay_jit_cores",
@@ -490,7 +492,7 @@ final class Scenarios {
 
                             @Override
                             public void opened() throws Exception {
-                                window = CpuWindow.open(env.database, pid, 0);
+                                window = CpuWindow.open(env, pid, 0);
                             }
 
                             @Override

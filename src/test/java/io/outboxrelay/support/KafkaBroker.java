@@ -54,6 +54,11 @@ public final class KafkaBroker implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
+    /** The broker's process id (it changes when the broker is restarted): the benchmarks read its CPU from /proc. */
+    public long pid() {
+        return process.pid();
+    }
+
     public Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
     }
