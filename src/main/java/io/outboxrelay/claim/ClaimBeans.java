@@ -24,7 +24,8 @@ public final class ClaimBeans {
     public static PartitionGrants bindGrants(CamelContext context, RelaySettings settings,
             PartitionOwnership.OwnershipListener listener) {
         PartitionOwnership ownership = new PartitionOwnership(settings.lease(), listener);
-        PartitionGrants grants = new PartitionGrants(settings.concurrentClaims(), settings.batchSize(), ownership);
+        PartitionGrants grants = new PartitionGrants(settings.concurrentClaims(), settings.batchSize(),
+                settings.database() == Database.MARIADB, ownership);
         context.getRegistry().bind("partitionOwnership", ownership);
         context.getRegistry().bind("partitionGrants", grants);
         return grants;

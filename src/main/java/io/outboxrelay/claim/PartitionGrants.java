@@ -42,6 +42,7 @@ public class PartitionGrants {
     private final int concurrentClaims;
     private final int batchSize;
     private final int claimLimit;
+    private final boolean oneClaimWithoutBacklog;
     private final PartitionOwnership ownership;
 
     private final Set<Integer> granted = new HashSet<>();
@@ -62,9 +63,25 @@ public class PartitionGrants {
      * @param ownership        the partitions that may be granted
      */
     public PartitionGrants(int concurrentClaims, int batchSize, PartitionOwnership ownership) {
+        this(concurrentClaims, batchSize, false, ownership);
+    }
+
+    /**
+     * @param oneClaimWithoutBacklog MariaDB's claims: while no partition filled its share (no backlog), one claim at
+     *                               a time, of the whole batch-size; concurrent claims only for a backlog. And its
+     *                               claim reads the grant's oldest events up to its whole share, not a share per
+     *                               partition: a partition fills its share only in a claim that read the whole. Its
+     *                               claim (a stored procedure preparing its statements per call) and mark cost the
+     *                               writers more per call than PostgreSQL's: at 32 writers, overlapping claims made
+     *                               16-25 claims a second (docs/BENCHMARKS.md). On PostgreSQL the overlap is what
+     *                               keeps a steady rate's latency low.
+     */
+    public PartitionGrants(int concurrentClaims, int batchSize, boolean oneClaimWithoutBacklog,
+            PartitionOwnership ownership) {
         this.concurrentClaims = concurrentClaims;
         this.batchSize = batchSize;
         this.claimLimit = Math.max(1, batchSize / concurrentClaims);
+        this.oneClaimWithoutBacklog = oneClaimWithoutBacklog;
         this.ownership = ownership;
     }
 
@@ -81,9 +98,10 @@ public class PartitionGrants {
         if (stopping) {
             return null;
         }
+        boolean alone = oneClaimWithoutBacklog && filled.isEmpty();
         // at most outbox.batch-size events claimed and not yet settled, whatever the claims in progress
-        int budget = Math.min(claimLimit, batchSize - inFlight.count());
-        if (claims.size() >= concurrentClaims || budget < 1) {
+        int budget = Math.min(alone ? batchSize : claimLimit, batchSize - inFlight.count());
+        if (claims.size() >= (alone ? 1 : concurrentClaims) || budget < 1) {
             wakeMissed |= wake != Grant.Wake.AGAIN;
             return null;
         }
@@ -147,9 +165,13 @@ public class PartitionGrants {
             }
         }
         inFlight.add(sendable);
+        // MariaDB's claim reads the grant's oldest events up to its whole share, not a share per partition: a claim
+        // that read less than that read everything, and a partition past its even share is not a backlog
+        boolean readEverything = oneClaimWithoutBacklog
+                && claimed.size() < (long) grant.perPartition() * grant.partitions().size();
         Set<Integer> held = new HashSet<>();
         for (Integer p : grant.partitions()) {
-            if (counts.getOrDefault(p, 0) < grant.perPartition()) {
+            if (readEverything || counts.getOrDefault(p, 0) < grant.perPartition()) {
                 granted.remove(p);
             } else {
                 held.add(p);

@@ -30,8 +30,13 @@ class PartitionGrantsTest {
 
     private PartitionGrants grants(int concurrentClaims, int batchSize, Duration lease,
             PartitionOwnership.OwnershipListener listener) {
+        return grants(concurrentClaims, batchSize, false, lease, listener);
+    }
+
+    private PartitionGrants grants(int concurrentClaims, int batchSize, boolean oneClaimWithoutBacklog,
+            Duration lease, PartitionOwnership.OwnershipListener listener) {
         PartitionOwnership owner = new PartitionOwnership(lease, listener);
-        PartitionGrants made = new PartitionGrants(concurrentClaims, batchSize, owner);
+        PartitionGrants made = new PartitionGrants(concurrentClaims, batchSize, oneClaimWithoutBacklog, owner);
         owners.put(made, owner);
         return made;
     }
@@ -148,6 +153,36 @@ class PartitionGrantsTest {
         grants.read(third, List.of());
         assertTrue(grants.release(second, OutboxEvent.Batch.of(List.of())), "the news refused meanwhile is told");
         assertFalse(grants.release(first, firstBatch));
+    }
+
+    @Test
+    void oneClaimAtATimeWithoutABacklogWhenAskedSoAndConcurrentClaimsForABacklog() {
+        // MariaDB's: two claims allowed, batch-size 640
+        PartitionGrants serial = grants(2, 640, true, Duration.ofSeconds(30), (o, t, g, i) -> { });
+        beat(serial, rows(0, 32, false));
+        Grant first = serial.take(Wake.NEWS);
+        assertEquals(32, first.partitions().size());
+        assertEquals(640 / 32, first.perPartition(), "no backlog: the claim has the whole batch-size");
+        OutboxEvent.Batch firstBatch = serial.read(first, List.of(event("a1", 7, "A")));
+        assertNull(serial.take(Wake.NEWS), "every partition is free again, but a claim is in progress");
+        assertTrue(serial.release(first, firstBatch), "the news refused meanwhile is told when it ends");
+
+        Grant second = serial.take(Wake.AGAIN);
+        assertEquals(20, second.perPartition());
+        // MariaDB's claim reads the grant's oldest 640: partition 3's 20 are not its share filled, the claim read all
+        assertFalse(serial.release(second, serial.read(second, events(3, 20))), "no backlog, nothing refused");
+        Grant third = serial.take(Wake.NEWS);
+        assertEquals(32, third.partitions().size());
+        assertNull(serial.take(Wake.NEWS), "still one claim at a time");
+        // the claim read its whole share, all of partition 3: a backlog
+        assertTrue(serial.release(third, serial.read(third, events(3, 640))));
+        Grant hot = serial.take(Wake.AGAIN);
+        Grant cold = serial.take(Wake.AGAIN);
+        assertEquals(List.of(3), hot.partitions(), "a backlog: the hot partition first, with a claim's share");
+        assertEquals(640 / 2, hot.perPartition());
+        assertNotNull(cold, "and a second claim at once for the others");
+        assertEquals(31, cold.partitions().size());
+        assertNull(serial.take(Wake.NEWS), "two claims in progress");
     }
 
     @Test
