@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,17 +24,13 @@ import org.apache.camel.ExchangeProperty;
  * whose read filled its share (a backlog) stays with its claim until it is over: most of its next events would belong
  * to keys in flight.
  * <p>
- * Camel has no EIP for handing out a changing set of partitions to concurrent claims, so this small piece of state is
- * Java: the partitions granted now, the events and keys in flight, and the partitions whose last claim filled its
- * share (the next grants prefer them). A partition being given up is left by the heartbeat once no claim of it is in
- * progress ({@link #heartbeatParameters}).
+ * Camel has no EIP for handing out a changing set of partitions to concurrent claims, so this state is Java: the
+ * partitions granted now, the events and keys in flight, the partitions whose last claim filled its share (preferred
+ * next). A partition being given up is left once no claim of it is in progress ({@link #heartbeatParameters}).
  */
 public class PartitionGrants {
 
-    /**
-     * A claim in progress: the keys in flight in its partitions when it was granted them; once it has read, the batch
-     * it sends and the partitions it filled its share of (held until it ends).
-     */
+    /** A claim in progress: keys in flight in its partitions at its grant; once read, its batch and its held ones. */
     private record Claim(Set<String> keysInFlightAtGrant, OutboxEvent.Batch batch, Set<Integer> held) {
     }
 
@@ -57,24 +52,14 @@ public class PartitionGrants {
     private boolean stopping;
 
     /**
-     * @param concurrentClaims claims in progress at once, at most (outbox.concurrent-claims)
-     * @param batchSize        events claimed and not yet marked by this instance, at most (outbox.batch-size): shared
-     *                         evenly by the concurrent claims
-     * @param ownership        the partitions that may be granted
-     */
-    public PartitionGrants(int concurrentClaims, int batchSize, PartitionOwnership ownership) {
-        this(concurrentClaims, batchSize, false, ownership);
-    }
-
-    /**
-     * @param oneClaimWithoutBacklog MariaDB's claims: while no partition filled its share (no backlog), one claim at
-     *                               a time, of the whole batch-size; concurrent claims only for a backlog. And its
-     *                               claim reads the grant's oldest events up to its whole share, not a share per
-     *                               partition: a partition fills its share only in a claim that read the whole. Its
-     *                               claim (a stored procedure preparing its statements per call) and mark cost the
-     *                               writers more per call than PostgreSQL's: at 32 writers, overlapping claims made
-     *                               16-25 claims a second (docs/BENCHMARKS.md). On PostgreSQL the overlap is what
-     *                               keeps a steady rate's latency low.
+     * @param concurrentClaims       claims in progress at once, at most (outbox.concurrent-claims)
+     * @param batchSize              events claimed and not yet marked by this instance, at most (outbox.batch-size):
+     *                               shared evenly by the concurrent claims
+     * @param oneClaimWithoutBacklog MariaDB's: without a backlog one claim at a time, of the whole batch-size, as its
+     *                               claim and mark cost the writers more per call (at 32 writers, overlapping claims
+     *                               made 16-25 a second: docs/BENCHMARKS.md); and its claim reads the grant's oldest
+     *                               events up to its whole share, so only a claim that read that much is a backlog
+     * @param ownership              the partitions that may be granted
      */
     public PartitionGrants(int concurrentClaims, int batchSize, boolean oneClaimWithoutBacklog,
             PartitionOwnership ownership) {
@@ -165,8 +150,7 @@ public class PartitionGrants {
             }
         }
         inFlight.add(sendable);
-        // MariaDB's claim reads the grant's oldest events up to its whole share, not a share per partition: a claim
-        // that read less than that read everything, and a partition past its even share is not a backlog
+        // MariaDB's claim reads the grant's oldest events: read short as a whole, it left nothing in any partition
         boolean readEverything = oneClaimWithoutBacklog
                 && claimed.size() < (long) grant.perPartition() * grant.partitions().size();
         Set<Integer> held = new HashSet<>();
@@ -185,9 +169,7 @@ public class PartitionGrants {
     /**
      * A wake-up was refused since the last claim ended or read (its partitions were being read, or the events of a key
      * were skipped): the claim route starts a claim once a claim has read, as the partitions it read short are free
-     * again, instead of after that claim's sends and mark.
-     *
-     * @return whether a claim should start now; the refused wake-up is then settled
+     * again, instead of after that claim's sends and mark. Returns whether a claim should start now (then settled).
      */
     public synchronized boolean takeMissedWake() {
         boolean missed = wakeMissed && !stopping;
@@ -196,8 +178,7 @@ public class PartitionGrants {
     }
 
     /**
-     * The claim is over (marked, or failed): the partitions it still held are free again, its events no longer in
-     * flight.
+     * The claim is over (marked, or failed): the partitions it still held are free again, its events not in flight.
      *
      * @param batch null when the claim failed (nothing to claim again at once for it)
      * @return true when the claims should go again at once: the claim filled its share of a partition (there is
@@ -241,10 +222,7 @@ public class PartitionGrants {
     public synchronized Map<String, Object> heartbeatParameters() {
         Integer[] drained = ownership.givingUp().stream()
                 .filter(p -> !granted.contains(p) && !inFlight.inPartition(p)).toArray(Integer[]::new);
-        Map<String, Object> parameters = new LinkedHashMap<>();
-        parameters.put("inFlight", inFlight.count());
-        parameters.put("drained", drained);
-        return parameters;
+        return Map.of("inFlight", inFlight.count(), "drained", drained);
     }
 
     /** Partitions with a claim in progress or events in flight (kept on shutdown until their lease runs out). */
@@ -256,9 +234,8 @@ public class PartitionGrants {
 
     /**
      * The relay is stopping: no claim is granted any more, none goes again. The claims in progress finish the sends
-     * under way and mark what was acknowledged; what they have not sent yet is not sent (released untouched, for the
-     * partition's next owner: a stop takes one send, not the rest of a batch sent one by one). The heartbeat keeps
-     * their partitions' leases until they are over.
+     * under way and mark what was acknowledged; what they have not sent is released untouched for the partition's next
+     * owner (a stop takes one send, not a batch sent one by one). The heartbeat keeps their leases until they end.
      */
     public synchronized void stopGranting() {
         stopping = true;
@@ -268,5 +245,4 @@ public class PartitionGrants {
             }
         }
     }
-
 }
