@@ -15,6 +15,8 @@ public final class ExchangeNames {
     public static final String BATCH = "outboxBatch";
     /** Property: how a claim's batch goes out, in parts and one by one (publish.BatchParts.Plan). */
     public static final String PLAN = "outboxPlan";
+    /** Header: the endpoint a part is sent through (publish.PartEndpoints). */
+    public static final String PART_ENDPOINT = "outboxPartEndpoint";
     /** Property: the id of the event being sent alone; read by sql/record-failure.sql. */
     public static final String EVENT_ID = "outboxEventId";
     /** Header: a failed attempt's description, the row's last_error; read by sql/record-failure.sql. */

@@ -21,10 +21,12 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * Plans a claimed batch's way out (its {@link Plan}): each event becomes its message (CloudEvents headers, key,
- * payload) and is grouped by destination, so that the claim route's Split EIP sends every Kafka destination's events
- * as one exchange (camel-kafka sends a List body as one record per element, pipelined, each with its own headers,
- * key and acknowledgement: a message per event is enough, lighter than an exchange) and the destinations in
- * parallel. Per-key order holds within a part: the idempotent producer keeps a partition's records in send order.
+ * payload, and its topic in camel-kafka's override-topic header) and is grouped by the endpoint its destination is
+ * sent through ({@link PartEndpoints}: one for every topic, unless endpoint options or a topic's batch limit differ),
+ * so that the claim route's Split EIP sends each endpoint's events as one exchange (camel-kafka sends a List body as
+ * one record per element, pipelined, each with its own topic, headers, key and acknowledgement: a message per event
+ * is enough, lighter than an exchange). Per-key order holds within a part: the idempotent producer keeps a
+ * partition's records in send order.
  * <p>
  * Java because grouping by the evaluated endpoint and building the per-event messages camel-kafka's batch mode
  * needs are not expressible in a route; everything around it (split, send, mark, failures) is. Its two other steps
@@ -36,17 +38,19 @@ public class BatchParts {
     private final CloudEventsMapper mapper;
     private final Destinations destinations;
     private final RecordSizeCheck sizeCheck;
+    private final PartEndpoints partEndpoints;
 
     public BatchParts(CamelContext context, CloudEventsMapper mapper, Destinations destinations,
-            RecordSizeCheck sizeCheck) {
+            RecordSizeCheck sizeCheck, PartEndpoints partEndpoints) {
         this.context = context;
         this.mapper = mapper;
         this.destinations = destinations;
         this.sizeCheck = sizeCheck;
+        this.partEndpoints = partEndpoints;
     }
 
     public Plan plan(@ExchangeProperty(ExchangeNames.BATCH) OutboxEvent.Batch batch) {
-        Map<String, List<Message>> byDestination = new LinkedHashMap<>();
+        Map<String, List<Message>> byEndpoint = new LinkedHashMap<>();
         List<Message> partEvents = new ArrayList<>(batch.size());
         List<String> partEventIds = new ArrayList<>(batch.size());
         // the destination is evaluated on an exchange, as toD evaluates it
@@ -73,15 +77,15 @@ public class BatchParts {
                 }
                 continue;
             }
-            byDestination.computeIfAbsent(uri, d -> new ArrayList<>()).add(message);
+            message.setHeader(KafkaConstants.OVERRIDE_TOPIC, Destinations.kafkaTopic(uri));
+            byEndpoint.computeIfAbsent(partEndpoints.of(uri), endpoint -> new ArrayList<>()).add(message);
             partEvents.add(message);
             partEventIds.add(event.id());
         }
-        List<Message> parts = new ArrayList<>(byDestination.size());
-        byDestination.values().forEach(events -> {
+        List<Message> parts = new ArrayList<>(byEndpoint.size());
+        byEndpoint.forEach((endpoint, events) -> {
             Message part = new DefaultMessage(context);
-            // the part's headers are its first event's, so outbox.endpoint resolves to the part's destination
-            part.setHeaders(new LinkedHashMap<>(events.get(0).getHeaders()));
+            part.setHeader(ExchangeNames.PART_ENDPOINT, endpoint);
             part.setBody(events);
             parts.add(part);
         });
@@ -114,8 +118,8 @@ public class BatchParts {
     }
 
     /**
-     * How one claimed batch goes out: parts (one per Kafka destination, each a single exchange whose body is the list
-     * of its events' messages, sent in parallel) and events sent one by one (a transport that sends one message per
+     * How one claimed batch goes out: parts (one per Kafka endpoint, each a single exchange whose body is the list
+     * of its events' messages) and events sent one by one (a transport that sends one message per
      * exchange, a row that cannot become a message, a record too large for its topic, and the later events of those
      * keys). Held in an exchange property of the claim, beside the batch.
      */
@@ -132,7 +136,7 @@ public class BatchParts {
             this.partEventIds = partEventIds;
         }
 
-        /** The parts to send, each as one exchange: body a List of per-event messages, headers those of its first. */
+        /** The parts to send, each as one exchange: body a List of per-event messages, a header naming the endpoint. */
         public List<Message> parts() {
             return parts;
         }

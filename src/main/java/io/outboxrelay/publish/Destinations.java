@@ -31,4 +31,10 @@ public class Destinations {
         String topic = uri.substring("kafka:".length(), options < 0 ? uri.length() : options);
         return topic.startsWith("//") ? topic.substring(2) : topic;
     }
+
+    /** kafka:TOPIC?options to ?options (empty without options): what a Kafka URI says besides its topic. */
+    public static String kafkaOptions(String uri) {
+        int options = uri.indexOf('?');
+        return options < 0 ? "" : uri.substring(options);
+    }
 }

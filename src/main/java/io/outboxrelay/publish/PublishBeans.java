@@ -32,7 +32,8 @@ public final class PublishBeans {
                 .resolveProperty("camel.component.kafka.compression-codec").orElse(null));
         registry.bind("cloudEventsMapper", mapper);
         registry.bind("recordSizeCheck", sizeCheck);
-        registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck));
+        registry.bind("batchParts", new BatchParts(context, mapper, destinations, sizeCheck,
+                new PartEndpoints(context, topicLimits)));
         ProducerTemplate probing = context.createProducerTemplate();
         BrokerOutage outage = new BrokerOutage(probe, clock, () -> probing.sendBody(PROBE_ROUTE, null));
         registry.bind("brokerOutage", outage);

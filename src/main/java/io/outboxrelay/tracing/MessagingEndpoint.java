@@ -31,4 +31,9 @@ record MessagingEndpoint(String system, String destination) {
         }
         return new MessagingEndpoint(system, path);
     }
+
+    /** The same system with another destination, or this one when there is none. */
+    MessagingEndpoint withDestination(String other) {
+        return other == null ? this : new MessagingEndpoint(system, other);
+    }
 }

@@ -14,6 +14,7 @@ import io.outboxrelay.publish.BatchParts;
 import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.component.kafka.KafkaConstants;
 import org.apache.camel.spi.CamelEvent;
 import org.apache.camel.spi.CamelEvent.ExchangeSendingEvent;
 import org.apache.camel.spi.CamelEvent.ExchangeSentEvent;
@@ -91,7 +92,10 @@ public final class SendSpans extends EventNotifierSupport {
             List<Send> sends = new ArrayList<>(part.size());
             for (Object record : part) {
                 Message event = (Message) record;
-                sends.add(start(event, extract(event), name, destination, batch));
+                // a part's events name their own topics (publish.PartEndpoints: one endpoint for several topics)
+                MessagingEndpoint topic = destination.withDestination(
+                        event.getHeader(KafkaConstants.OVERRIDE_TOPIC, String.class));
+                sends.add(start(event, extract(event), "send " + topic.destination(), topic, batch));
             }
             exchange.setProperty(ExchangeNames.SEND_SPANS, sends);
         } else {

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.outboxrelay.event.ExchangeNames;
 import io.outboxrelay.event.OutboxEvent;
 import org.apache.camel.Message;
 import org.apache.camel.component.kafka.KafkaConstants;
@@ -19,8 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * How a claimed batch is planned: Kafka events grouped into a part per destination, in claim order; what goes one by
- * one instead (other transports, unpublishable rows, records too large for their topic, and their keys' later events).
+ * How a claimed batch is planned: Kafka events grouped into a part per endpoint (one for every topic), in claim order;
+ * what goes one by one instead (other transports, unpublishable rows, records too large for their topic, and their
+ * keys' later events).
  */
 class BatchPartsTest {
 
@@ -32,22 +34,61 @@ class BatchPartsTest {
             .limit("outbox.event.order", 1_000_000).limit("outbox.event.customer", 1_000_000);
 
     @Test
-    void kafkaEventsGoAsOnePartPerDestinationInClaimOrder() {
+    void kafkaEventsOfEveryTopicGoAsOnePartInClaimOrderEachNamingItsTopic() {
         OutboxEvent.Batch batch = OutboxEvent.Batch.of(List.of(order("o1", "A"), customer("c1", "X"), order("o2", "B"),
-
                 order("o3", "A"), customer("c2", "X")));
 
         BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
 
+        assertEquals(1, plan.parts().size(), "one endpoint, and so one producer, for every topic");
+        Message part = plan.parts().get(0);
+        assertEquals(List.of("o1", "c1", "o2", "o3", "c2"), ids(part));
+        assertEquals("kafka:outbox.event.order", part.getHeader(ExchangeNames.PART_ENDPOINT),
+                "the endpoint of the first destination seen");
+        List<Message> events = eventMessages(part);
+        assertEquals(List.of("outbox.event.order", "outbox.event.customer", "outbox.event.order",
+                "outbox.event.order", "outbox.event.customer"),
+                events.stream().map(m -> m.getHeader(KafkaConstants.OVERRIDE_TOPIC, String.class)).toList());
+        assertEquals("A", events.get(0).getHeader(KafkaConstants.KEY), "each event keeps its own key and headers");
+        assertEquals("{\"n\":\"o1\"}", events.get(0).getBody(String.class));
+    }
+
+    @Test
+    void laterClaimsUseTheSameEndpointWhicheverTopicComesFirst() {
+        BatchParts parts = parts(ENDPOINT);
+        parts.plan(OutboxEvent.Batch.of(List.of(order("o1", "A"))));
+
+        BatchParts.Plan plan = parts.plan(OutboxEvent.Batch.of(List.of(customer("c1", "X"), order("o2", "A"))));
+
+        assertEquals("kafka:outbox.event.order", plan.parts().get(0).getHeader(ExchangeNames.PART_ENDPOINT));
+    }
+
+    @Test
+    void aTopicAcceptingSmallerBatchesThanTheProducersKeepsAnEndpointOfItsOwn() {
+        // the producers batch up to camel-kafka's default producer batch size, 16384 bytes here
+        admin.limit("outbox.event.customer", 10_000);
+        var batch = OutboxEvent.Batch.of(List.of(order("o1", "A"), customer("c1", "X"), order("o2", "B")));
+
+        BatchParts.Plan plan = parts(ENDPOINT).plan(batch);
+
         assertEquals(2, plan.parts().size());
-        Message orders = plan.parts().get(0);
-        assertEquals(List.of("o1", "o2", "o3"), ids(orders));
-        assertEquals(List.of("c1", "c2"), ids(plan.parts().get(1)));
-        assertEquals("o1", orders.getHeader("ce_id"), "a part's headers are its first event's");
-        assertEquals("order", orders.getHeader("ce_aggregatetype"), "so outbox.endpoint resolves to its destination");
-        Message first = eventMessages(orders).get(0);
-        assertEquals("A", first.getHeader(KafkaConstants.KEY), "each event keeps its own key and headers");
-        assertEquals("{\"n\":\"o1\"}", first.getBody(String.class));
+        assertEquals(List.of("o1", "o2"), ids(plan.parts().get(0)));
+        assertEquals(List.of("c1"), ids(plan.parts().get(1)));
+        assertEquals("kafka:outbox.event.customer", plan.parts().get(1).getHeader(ExchangeNames.PART_ENDPOINT),
+                "its producer's batches are sized to the topic (TopicSizedBatches)");
+    }
+
+    @Test
+    void destinationsWithOtherEndpointOptionsGoThroughAnotherEndpoint() {
+        var batch = OutboxEvent.Batch.of(List.of(order("o1", "A"), customer("c1", "X"), order("o2", "B")));
+
+        BatchParts.Plan plan = parts("kafka:outbox.event.${header.ce_aggregatetype}"
+                + "?lingerMs=${header.ce_aggregatetype.length()}").plan(batch);
+
+        assertEquals(2, plan.parts().size());
+        assertEquals(List.of("o1", "o2"), ids(plan.parts().get(0)));
+        assertEquals("kafka:outbox.event.customer?lingerMs=8",
+                plan.parts().get(1).getHeader(ExchangeNames.PART_ENDPOINT));
     }
 
     @Test
@@ -140,8 +181,9 @@ class BatchPartsTest {
 
     private BatchParts parts(String endpoint) {
         Destinations destinations = new Destinations(context, endpoint);
-        return new BatchParts(context, mapper, destinations,
-                new RecordSizeCheck(destinations, new TopicLimits(admin), "lz4"));
+        TopicLimits limits = new TopicLimits(admin);
+        return new BatchParts(context, mapper, destinations, new RecordSizeCheck(destinations, limits, "lz4"),
+                new PartEndpoints(context, limits));
     }
 
     @SuppressWarnings("unchecked")

@@ -35,6 +35,12 @@ class DestinationsTest {
     }
 
     @Test
+    void theOptionsAreWhatTheKafkaUriSaysBesidesItsTopic() {
+        assertEquals("", Destinations.kafkaOptions("kafka:orders"));
+        assertEquals("?partitioner=x&acks=all", Destinations.kafkaOptions("kafka://orders.v1?partitioner=x&acks=all"));
+    }
+
+    @Test
     void onlyKafkaUrisAreKafka() {
         assertTrue(Destinations.isKafka("kafka:orders"));
         assertFalse(Destinations.isKafka("jms:queue:kafka"));

@@ -56,6 +56,45 @@ class KafkaPublishTest {
     }
 
     /**
+     * Events of several aggregate types, written interleaved: each lands in its own topic, every record once, and one
+     * Kafka endpoint (so one producer) sent them all (publish.PartEndpoints).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Database.class)
+    void oneProducerSendsEveryTopicsRecordsEachToItsOwnTopic(Database database) {
+        String prefix = "mt" + UUID.randomUUID().toString().substring(0, 8);
+        List<String> types = List.of(prefix + "order", prefix + "customer", prefix + "invoice");
+        try (TestDatabase db = TestDatabase.create(database)) {
+            Map<String, String> settings = RelayInstance.settings(db,
+                    "kafka:outbox.event.${header.ce_aggregatetype}", SharedKafka.broker().bootstrapServers());
+            try (RelayInstance relay = RelayInstance.start(settings)) {
+                for (int i = 0; i < 3 * 50; i++) {
+                    db.update("INSERT INTO outbox (aggregate_type, aggregate_id, event_type, payload) "
+                            + "VALUES (?, ?, 'E', " + db.json() + ")", types.get(i % 3), "k" + (i % 7),
+                            "{\"n\": " + i + "}");
+                }
+                await().atMost(Duration.ofSeconds(60)).until(
+                        () -> db.count("SELECT count(*) FROM outbox WHERE status = 'PUBLISHED'") == 150);
+
+                for (int t = 0; t < 3; t++) {
+                    List<ConsumerRecord<String, byte[]>> records = SharedKafka.read("outbox.event." + types.get(t),
+                            50, Duration.ofSeconds(30));
+                    assertEquals(50, records.size(), types.get(t) + ": its 50 events, once");
+                    for (ConsumerRecord<String, byte[]> record : records) {
+                        String body = new String(record.value(), StandardCharsets.UTF_8);
+                        int n = Integer.parseInt(body.substring(6, body.indexOf('}')));
+                        assertEquals(t, n % 3, "event " + n + " in the topic of " + types.get(t));
+                        assertEquals(types.get(t), SharedKafka.headers(record).get("ce_aggregatetype"));
+                    }
+                }
+                List<String> kafkaEndpoints = relay.context().getEndpoints().stream()
+                        .map(e -> e.getEndpointUri()).filter(uri -> uri.startsWith("kafka:")).toList();
+                assertEquals(1, kafkaEndpoints.size(), "one endpoint for the three topics: " + kafkaEndpoints);
+            }
+        }
+    }
+
+    /**
      * Writers whose transactions each hold several events of one key, committing while the relay claims: every key's
      * events arrive in seq order. On MariaDB a claim that locked as it read could take a key's later event from a
      * transaction that committed during its scan and leave the earlier one to the next claim (migration V4).

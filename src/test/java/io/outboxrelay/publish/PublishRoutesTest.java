@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -313,7 +312,8 @@ class PublishRoutesTest extends RelayRoutesTestSupport {
             messages.add(message);
         }
         return template.send("direct:outbox-publish-part", exchange -> {
-            exchange.getMessage().setHeaders(new LinkedHashMap<>(messages.get(0).getHeaders()));
+            // the part's endpoint, as publish.BatchParts names it: here every event's, the orders' mock
+            exchange.getMessage().setHeader(ExchangeNames.PART_ENDPOINT, ORDERS);
             exchange.getMessage().setBody(messages);
             exchange.setProperty(ExchangeNames.BATCH, batch);
         });
