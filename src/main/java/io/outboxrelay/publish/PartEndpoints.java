@@ -12,8 +12,8 @@ import org.apache.camel.component.kafka.KafkaEndpoint;
  * options stands for all of them, so one producer sends every topic's records of a claim (each record names its own
  * topic: camel-kafka's override-topic header). Camel would give each topic an endpoint, and so a producer, a network
  * thread and a produce request per claim of its own: with the default endpoint's three topics, one producer instead
- * of three took the relay's CPU per event at a steady 2,000 events/s on MariaDB from 188–205 µs to 151–174 µs, and the
- * broker's from 0.15 to 0.10 cores at 8 writers (docs/BENCHMARKS.md).
+ * of three took the relay's CPU per event at a steady 2,000 events/s on MariaDB from 188–205 µs to 146–174 µs, and the
+ * broker's from 0.15–0.16 to 0.10–0.13 cores beside 8 writers (docs/BENCHMARKS.md).
  * <p>
  * A topic that accepts smaller record batches than its producer's batch size keeps an endpoint of its own: its
  * producer's batches are sized to the topic (TopicSizedBatches), which a shared producer's are not.
