@@ -8,9 +8,9 @@ import org.apache.camel.spi.Registry;
 
 /**
  * The publish and claim routes' publishing beans, made one way for the jar, the Kamelet and the route tests: the
- * event mapper, the parts ({@code batchParts}), the size check and the broker outage; and each Kafka topic's producer
- * sized to what the topic accepts. What reaches outside is given: the mapper, Kafka's admin client, the broker probe,
- * the clock (a route test gives its own).
+ * event mapper, the parts ({@code batchParts}: one producer for every Kafka topic, PartEndpoints), the size check and
+ * the broker outage; and the producer of a topic that accepts smaller batches sized to it. What reaches outside is
+ * given: the mapper, Kafka's admin client, the broker probe, the clock (a route test gives its own).
  */
 public final class PublishBeans {
 
@@ -25,7 +25,7 @@ public final class PublishBeans {
             BrokerProbe probe, Clock clock) {
         Registry registry = context.getRegistry();
         TopicLimits topicLimits = new TopicLimits(kafkaAdmin);
-        // each topic's producer batches no more than the topic accepts: a rejected event fails alone
+        // no producer batches more than its topics accept: a rejected event fails alone
         context.getCamelContextExtension().registerEndpointCallback(new TopicSizedBatches(topicLimits));
         Destinations destinations = new Destinations(context, endpoint);
         RecordSizeCheck sizeCheck = new RecordSizeCheck(destinations, topicLimits, context.getPropertiesComponent()
