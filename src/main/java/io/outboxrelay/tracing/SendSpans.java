@@ -86,7 +86,6 @@ public final class SendSpans extends EventNotifierSupport {
             return;
         }
         MessagingEndpoint destination = MessagingEndpoint.of(endpoint);
-        String name = "send " + destination.destination();
         Message message = exchange.getMessage();
         if (message.getBody() instanceof List<?> part) {
             List<Send> sends = new ArrayList<>(part.size());
@@ -95,7 +94,7 @@ public final class SendSpans extends EventNotifierSupport {
                 // a part's events name their own topics (publish.PartEndpoints: one endpoint for several topics)
                 MessagingEndpoint topic = destination.withDestination(
                         event.getHeader(KafkaConstants.OVERRIDE_TOPIC, String.class));
-                sends.add(start(event, extract(event), "send " + topic.destination(), topic, batch));
+                sends.add(start(event, extract(event), topic, batch));
             }
             exchange.setProperty(ExchangeNames.SEND_SPANS, sends);
         } else {
@@ -104,7 +103,7 @@ public final class SendSpans extends EventNotifierSupport {
                 parent = extract(message);
                 exchange.setProperty(ExchangeNames.TRACE_PARENT, parent);
             }
-            exchange.setProperty(ExchangeNames.SEND_SPANS, List.of(start(message, parent, name, destination, batch)));
+            exchange.setProperty(ExchangeNames.SEND_SPANS, List.of(start(message, parent, destination, batch)));
         }
     }
 
@@ -112,10 +111,9 @@ public final class SendSpans extends EventNotifierSupport {
         return tracing.propagator().extract(Context.root(), message, MessageHeaders.CARRIER);
     }
 
-    private Send start(Message message, Context parent, String name, MessagingEndpoint destination,
-            OutboxEvent.Batch batch) {
+    private Send start(Message message, Context parent, MessagingEndpoint destination, OutboxEvent.Batch batch) {
         OutboxEvent event = batch.event(message.getHeader("ce_id", String.class));
-        Span span = tracing.tracer().spanBuilder(name)
+        Span span = tracing.tracer().spanBuilder("send " + destination.destination())
                 .setSpanKind(SpanKind.PRODUCER)
                 .setParent(parent)
                 .setAttribute(SYSTEM, destination.system())
