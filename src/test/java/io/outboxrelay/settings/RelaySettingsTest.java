@@ -290,11 +290,11 @@ class RelaySettingsTest {
     @Test
     void theWakeUpIntervalsDefaultIsTheDatabases() {
         String mariadb = "jdbc:mariadb://127.0.0.1:3306/shop";
-        assertEquals(20, read(Map.of("outbox.db.url", mariadb)).wakeUpMinIntervalMs());
+        assertEquals(10, read(Map.of("outbox.db.url", mariadb)).wakeUpMinIntervalMs());
         assertEquals(5, read(Map.of("outbox.db.url", "jdbc:postgresql://db/shop")).wakeUpMinIntervalMs());
         assertEquals(5, read(Map.of("outbox.db.url", mariadb, "outbox.wake-up.min-interval-ms", "5"))
                 .wakeUpMinIntervalMs());
-        assertEquals(20, read(Map.of("outbox.db.url", mariadb, "outbox.wake-up.min-interval-ms", " "))
+        assertEquals(10, read(Map.of("outbox.db.url", mariadb, "outbox.wake-up.min-interval-ms", " "))
                 .wakeUpMinIntervalMs());
     }
 
