@@ -115,10 +115,10 @@ public final class SettingsCatalogue {
     /**
      * The defaults that differ by database, of the settings whose default above is empty (docs/settings.md gives each).
      * outbox.wake-up.min-interval-ms: MariaDB's claim (a stored procedure, statements prepared per call) costs more per
-     * claim than PostgreSQL's, so claims a little less often: 10 ms kept its steady p99 at 2,000 events/s to 45 ms
-     * (20 ms: 53-61, the look's wait was the tail) with 8 and 32 writers at 1.09x / 1.05x their rate beside the plain
-     * relay (docs/BENCHMARKS.md, issue 33, the session of 2026-11-30 07:45). On PostgreSQL 5 ms keeps the steady p50 at
-     * 5 ms.
+     * claim than PostgreSQL's, so claims a little less often: 10 ms kept its steady p99 at 2,000 events/s to 42-45 ms
+     * (20 ms: 53-61, the look's wait was the tail), with 8 writers at 0.94-1.09x and 32 at 1.05-1.09x their rate
+     * beside the plain relay, as with 20 ms (docs/BENCHMARKS.md, issue 33, the session of 2026-11-30 07:45). On
+     * PostgreSQL 5 ms keeps the steady p50 at 5 ms.
      */
     static final Map<Setting, Map<Database, String>> DATABASE_DEFAULTS = Map.of(
             WAKE_UP_MIN_INTERVAL_MS, Map.of(Database.POSTGRESQL, "5", Database.MARIADB, "10"));
