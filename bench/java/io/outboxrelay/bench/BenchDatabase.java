@@ -22,6 +22,8 @@ import io.outboxrelay.support.TestDatabase;
 final class BenchDatabase {
 
     static final String SUFFIX = "_mariadb";
+    /** The history list length taken as purged: an idle server's purge keeps it at a few entries. */
+    private static final long PURGED = 100;
 
     final Database kind;
     private final String mariadbServer;
@@ -66,7 +68,7 @@ final class BenchDatabase {
         }
         long start = System.nanoTime();
         Scenarios.settle(db);
-        return Math.round((System.nanoTime() - start) / 1e7) / 100.0;
+        return secondsSince(start);
     }
 
     /**
@@ -75,7 +77,7 @@ final class BenchDatabase {
      * after a writers configuration) and answers the seconds waited; 0 on PostgreSQL, whose autovacuum settle covers
      * the same ground where it matters. Purge runs in server threads, so a measurement started on a long list would
      * pay for its predecessor's updates in MariaDB CPU. Suspected when run 2's relay drain, always after the writers,
-     * measured 0.87x twice; measured since: the waits are 0-0.25 s (a writers configuration's 60 s warm-up leaves
+     * measured 0.87x twice; measured since: the waits are 0-0.26 s (a writers configuration's 60 s warm-up leaves
      * purge time enough), so the guard costs nothing and rules the cause out.
      */
     double awaitPurge() throws Exception {
@@ -90,11 +92,13 @@ final class BenchDatabase {
                 Thread.sleep(250);
             }
         }
-        return Math.round((System.nanoTime() - start) / 1e7) / 100.0;
+        return secondsSince(start);
     }
 
-    /** The history list length taken as purged: an idle server's purge keeps it at a few entries. */
-    private static final long PURGED = 100;
+    /** Seconds since a System.nanoTime(), to the hundredth. */
+    private static double secondsSince(long start) {
+        return Math.round((System.nanoTime() - start) / 1e7) / 100.0;
+    }
 
     private static long historyListLength(Statement st) throws Exception {
         try (ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'")) {
