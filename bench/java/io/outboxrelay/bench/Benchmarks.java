@@ -43,7 +43,9 @@ import io.outboxrelay.support.KafkaBroker;
  * --only drain,steady,... (all but wakeup, latecommit, outage and console; console = a drain with the operator
  * console read once a second over 1,000,000 rows, 100,000 FAILED, and the same drain without; wakeup = steady,
  * steady_claim_index, idle and idle_claim_index: the relay with outbox.wake-up=sequence and =claim-index),
- * --drain-warmup N (200000: events each drain relay sends before the timed drain),
+ * --drain-warmup N (200000: events each drain relay sends before the timed drain), --drain-steady-warmup-seconds N
+ * (0: then N seconds of steady traffic, 2,000 single-event transactions a second from 8 writers, drained before the
+ * timed drain, so that the relay has served many small claims as one that has run for days has; every drain alike),
  * --db postgresql|mariadb (postgresql) and --mariadb-url URL (jdbc:mariadb://127.0.0.1:3306/, user root, no password;
  * each scenario run creates a database of its own there and drops it): with mariadb, the scenarios plain, drain,
  * steady and writers (the default --only) run against MariaDB under names ending in _mariadb, the plain relay being
@@ -94,7 +96,8 @@ public final class Benchmarks {
         List<Map<String, Object>> results = new ArrayList<>();
         try (KafkaBroker kafka = KafkaBroker.start(); Autovacuum on = database.mariadb() ? null : Autovacuum.on()) {
             BenchEnvironment environment = new BenchEnvironment(kafka, database);
-            Scenarios scenarios = new Scenarios(environment, drainWarmup);
+            Scenarios scenarios = new Scenarios(environment, drainWarmup,
+                    Integer.parseInt(o.getOrDefault("drain-steady-warmup-seconds", "0")));
             for (int run = 1; run <= runs; run++) {
                 if (only.contains("limits")) {
                     record(results, run, scenarios.kafkaLimit(events));
