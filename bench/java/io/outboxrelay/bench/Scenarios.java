@@ -213,14 +213,7 @@ final class Scenarios {
             return 0;
         }
         Map<String, Long> committed = new ConcurrentHashMap<>();
-        List<Thread> writers = new ArrayList<>();
-        long start = System.nanoTime();
-        for (int w = 0; w < 8; w++) {
-            Thread t = new Thread(() -> write(db, types, 2_000 / 8, drainSteadyWarmupSeconds, start, committed));
-            writers.add(t);
-            t.start();
-        }
-        for (Thread t : writers) {
+        for (Thread t : startWriters(db, types, 2_000, 8, drainSteadyWarmupSeconds, System.nanoTime(), committed)) {
             t.join();
         }
         awaitDrained(db, types, drainWarmup + committed.size());
@@ -308,14 +301,9 @@ final class Scenarios {
             Map<String, Long> committedAt = new ConcurrentHashMap<>();
             long maxBacklog = 0;
             try {
-                List<Thread> threads = new ArrayList<>();
                 long start = System.nanoTime();
-                for (int w = 0; w < writers; w++) {
-                    Thread t = new Thread(
-                            () -> write(db, types, rate / writers, warmupSeconds + seconds, start, committedAt));
-                    threads.add(t);
-                    t.start();
-                }
+                List<Thread> threads = startWriters(db, types, rate, writers, warmupSeconds + seconds, start,
+                        committedAt);
                 long warmupEnd = start + warmupSeconds * 1_000_000_000L;
                 CpuWindow window = null;
                 while (threads.stream().anyMatch(Thread::isAlive)) {
@@ -446,6 +434,18 @@ final class Scenarios {
             }
             t.join(left);
         }
+    }
+
+    /** {@code writers} threads writing {@code rate} single-event transactions a second between them, from start. */
+    private static List<Thread> startWriters(TestDatabase db, String[] types, int rate, int writers, int seconds,
+            long start, Map<String, Long> committedAt) {
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            Thread t = new Thread(() -> write(db, types, rate / writers, seconds, start, committedAt));
+            threads.add(t);
+            t.start();
+        }
+        return threads;
     }
 
     private static void write(TestDatabase db, String[] types, int rate, int seconds, long start,
