@@ -46,11 +46,16 @@ public final class ClaimBeans {
                 context.getRegistry().lookupByNameAndType("partitionOwnership", PartitionOwnership.class));
         context.getManagementStrategy().addEventNotifier(leave);
         services.accept(leave);
-        services.accept(settings.wakeUp() == RelaySettings.WakeUp.NOTIFY
-                ? new InsertListener(dataSource, settings.table().qualified(), wake.apply("direct:outbox-wake"))
-                : new NewEventsWatch(dataSource, watchedOutbox(context, settings), settings.wakeUpMinIntervalMs(),
-                        settings.wakeUpMaxIntervalMs(), wake.apply("direct:outbox-wake"),
-                        wake.apply("direct:outbox-look")));
+        if (settings.wakeUp() == RelaySettings.WakeUp.NOTIFY) {
+            services.accept(new InsertListener(dataSource, settings.table().qualified(),
+                    wake.apply("direct:outbox-wake")));
+            return;
+        }
+        NewEventsWatch watch = new NewEventsWatch(dataSource, watchedOutbox(context, settings),
+                settings.wakeUpMinIntervalMs(), settings.wakeUpMaxIntervalMs(), wake.apply("direct:outbox-wake"),
+                wake.apply("direct:outbox-look"), grants::full);
+        grants.onClaimEnd(watch::claimEnded);
+        services.accept(watch);
     }
 
     private static WatchedOutbox watchedOutbox(CamelContext context, RelaySettings settings) {

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 import javax.sql.DataSource;
 
@@ -36,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * outbox.wake-up=claim-index is the other candidate measured (docs/BENCHMARKS.md, "wake-up"): the same watch over the
  * largest PENDING seq (sql/postgresql/watch-claim-index.sql), which sees committed rows only but reads the claim index
  * at every look.
+ * <p>
+ * While every claim that may run is running, the watch does not look: its news would be refused, and cost a wake-up
+ * exchange each time (at 32 writers on MariaDB a claim sends for ~150 ms, ~15 looks and refused wake-ups each: 12% of
+ * the relay's CPU, docs/BENCHMARKS.md). A claim's end wakes it ({@link #claimEnded}): it looks at once, and its first
+ * look reports what moved meanwhile.
  */
 public class NewEventsWatch extends ServiceSupport {
 
@@ -48,6 +54,7 @@ public class NewEventsWatch extends ServiceSupport {
     private final long slowestNanos;
     private final Runnable news;
     private final Runnable settle;
+    private final BooleanSupplier claimsFull;
     private volatile Thread thread;
     private boolean broken;
 
@@ -55,15 +62,17 @@ public class NewEventsWatch extends ServiceSupport {
      * @param outbox what the watch reads in the database
      * @param news   wakes every claim that may run (new events)
      * @param settle wakes one claim of every free partition (transactions that wrote new events ended)
+     * @param claimsFull every claim that may run is running (no wake-up would start one)
      */
     public NewEventsWatch(DataSource dataSource, WatchedOutbox outbox, int minIntervalMs, int maxIntervalMs,
-            Runnable news, Runnable settle) {
+            Runnable news, Runnable settle, BooleanSupplier claimsFull) {
         this.dataSource = dataSource;
         this.outbox = outbox;
         this.fastestNanos = TimeUnit.MILLISECONDS.toNanos(minIntervalMs);
         this.slowestNanos = TimeUnit.MILLISECONDS.toNanos(maxIntervalMs);
         this.news = news;
         this.settle = settle;
+        this.claimsFull = claimsFull;
     }
 
     @Override
@@ -101,6 +110,11 @@ public class NewEventsWatch extends ServiceSupport {
         Pacing pacing = new Pacing(fastestNanos, slowestNanos);
         long seen = Long.MIN_VALUE;
         while (thread != null) {
+            if (claimsFull.getAsBoolean()) {
+                // looked at once when a claim ends; the pause is a safety net only
+                LockSupport.parkNanos(slowestNanos);
+                continue;
+            }
             long value = looks.value();
             boolean moved = looks.moved(seen, value);
             switch (pacing.next(moved, !moved && pacing.unsettled() ? looks.openWriters() : Set.of())) {
@@ -110,6 +124,14 @@ public class NewEventsWatch extends ServiceSupport {
             }
             seen = value;
             LockSupport.parkNanos(pacing.pauseNanos());
+        }
+    }
+
+    /** A claim ended: the watch, idle while every claim was running, looks now. */
+    public void claimEnded() {
+        Thread watching = thread;
+        if (watching != null) {
+            LockSupport.unpark(watching);
         }
     }
 

@@ -50,6 +50,7 @@ public class PartitionGrants {
     /** A claim found no partition free while others were granted: what woke it waits for their release. */
     private boolean wakeMissed;
     private boolean stopping;
+    private volatile Runnable claimEndListener = () -> { };
 
     /**
      * @param concurrentClaims       claims in progress at once, at most (outbox.concurrent-claims)
@@ -83,13 +84,11 @@ public class PartitionGrants {
         if (stopping) {
             return null;
         }
-        boolean alone = oneClaimWithoutBacklog && filled.isEmpty();
-        // at most outbox.batch-size events claimed and not yet settled, whatever the claims in progress
-        int budget = Math.min(alone ? batchSize : claimLimit, batchSize - inFlight.count());
-        if (claims.size() >= (alone ? 1 : concurrentClaims) || budget < 1) {
+        if (full()) {
             wakeMissed |= wake != Grant.Wake.AGAIN;
             return null;
         }
+        int budget = budget();
         List<Integer> free = new ArrayList<>(ownership.claimable(System.nanoTime()));
         free.removeAll(granted);
         if (free.isEmpty()) {
@@ -122,6 +121,25 @@ public class PartitionGrants {
         granted.addAll(chosen);
         claims.put(grant, new Claim(keys, null, null));
         return grant;
+    }
+
+    /** Every claim that may run is running, or the events in flight leave none to claim: no grant now. */
+    public synchronized boolean full() {
+        return claims.size() >= (alone() ? 1 : concurrentClaims) || budget() < 1;
+    }
+
+    private boolean alone() {
+        return oneClaimWithoutBacklog && filled.isEmpty();
+    }
+
+    /** The events the next claim may read: at most outbox.batch-size claimed and not settled, whatever the claims. */
+    private int budget() {
+        return Math.min(alone() ? batchSize : claimLimit, batchSize - inFlight.count());
+    }
+
+    /** Told whenever a claim ends (the new-events watch, which does not look while {@link #full}). */
+    public void onClaimEnd(Runnable listener) {
+        claimEndListener = listener;
     }
 
     /**
@@ -190,6 +208,7 @@ public class PartitionGrants {
             return false;
         }
         Claim claim = claims.remove(grant);
+        claimEndListener.run();
         boolean read = claim != null && claim.batch() != null;
         boolean again = wakeMissed;
         wakeMissed = false;

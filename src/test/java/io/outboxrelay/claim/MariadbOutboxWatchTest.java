@@ -48,7 +48,7 @@ class MariadbOutboxWatchTest {
             NewEventsWatch watch = new NewEventsWatch(dataSource, new MariadbOutboxWatch(
                     OutboxSql.resolved(Database.MARIADB, "watch-sequence", Map.of("outbox.table", "outbox")),
                     OutboxSql.resolved(Database.MARIADB, "watch-writers", Map.of("outbox.table", "outbox"))),
-                    1, 25, news::incrementAndGet, settles::incrementAndGet);
+                    1, 25, news::incrementAndGet, settles::incrementAndGet, () -> false);
             watch.start();
             AtomicBoolean reading = new AtomicBoolean(true);
             AtomicInteger reads = new AtomicInteger();

@@ -4,7 +4,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 import io.outboxrelay.schema.SchemaMigration;
 import io.outboxrelay.settings.TableName;
@@ -69,6 +71,38 @@ class NewEventsWatchTest {
                 await("once").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
                         .until(() -> watch.settles.get() == settles + 2);
                 stranger.rollback();
+            } finally {
+                watch.stop();
+            }
+        }
+    }
+
+    /**
+     * While every claim that may run is running the watch does not look (its news would be refused): an insert then
+     * is no news, though the watch is woken; when a claim ends and leaves room the watch looks at once (not after its
+     * pause), and the insert is news then.
+     */
+    @Test
+    void whileTheClaimsAreFullTheWatchWaitsForAClaimToEnd() throws Exception {
+        try (TestDatabase db = TestDatabase.create()) {
+            PGSimpleDataSource dataSource = migrated(db);
+            AtomicBoolean full = new AtomicBoolean();
+            // an idle watch's pause, and its pause while the claims are full: 10 s
+            Counted watch = Counted.start(dataSource, false, full::get, 10_000);
+            try {
+                watch.awaitQuiet();
+                full.set(true);
+                int news = watch.news.get();
+                db.update(INSERT);
+                // woken (as by a claim's end while another claim still runs): it does not look
+                watch.watch.claimEnded();
+                await("no look while the claims are full").during(Duration.ofMillis(500))
+                        .atMost(Duration.ofSeconds(2)).until(() -> watch.news.get() == news);
+
+                full.set(false);
+                watch.watch.claimEnded();
+                await("news at the claim's end, not after the pause").atMost(Duration.ofSeconds(3))
+                        .until(() -> watch.news.get() > news);
             } finally {
                 watch.stop();
             }
@@ -177,6 +211,11 @@ class NewEventsWatchTest {
         }
 
         static Counted start(PGSimpleDataSource dataSource, boolean claimIndex) {
+            return start(dataSource, claimIndex, () -> false, 25);
+        }
+
+        static Counted start(PGSimpleDataSource dataSource, boolean claimIndex, BooleanSupplier claimsFull,
+                int maxIntervalMs) {
             AtomicInteger news = new AtomicInteger();
             AtomicInteger settles = new AtomicInteger();
             NewEventsWatch watch = new NewEventsWatch(dataSource,
@@ -184,7 +223,7 @@ class NewEventsWatchTest {
                             PostgresqlOutboxWatch.Statements.of(claimIndex,
                                     name -> OutboxSql.resolved(name, Map.of("outbox.table", "outbox"))),
                             claimIndex),
-                    1, 25, news::incrementAndGet, settles::incrementAndGet);
+                    1, maxIntervalMs, news::incrementAndGet, settles::incrementAndGet, claimsFull);
             watch.start();
             return new Counted(watch, news, settles);
         }

@@ -159,13 +159,19 @@ class PartitionGrantsTest {
     void oneClaimAtATimeWithoutABacklogWhenAskedSoAndConcurrentClaimsForABacklog() {
         // MariaDB's: two claims allowed, batch-size 640
         PartitionGrants serial = grants(2, 640, true, Duration.ofSeconds(30), (o, t, g, i) -> { });
+        List<String> told = new ArrayList<>();
+        serial.onClaimEnd(() -> told.add("claim ended"));
         beat(serial, rows(0, 32, false));
+        assertFalse(serial.full());
         Grant first = serial.take(Wake.NEWS);
+        assertTrue(serial.full(), "no backlog: one claim is every claim that may run (the watch need not look)");
         assertEquals(32, first.partitions().size());
         assertEquals(640 / 32, first.perPartition(), "no backlog: the claim has the whole batch-size");
         OutboxEvent.Batch firstBatch = serial.read(first, List.of(event("a1", 7, "A")));
         assertNull(serial.take(Wake.NEWS), "every partition is free again, but a claim is in progress");
         assertTrue(serial.release(first, firstBatch), "the news refused meanwhile is told when it ends");
+        assertEquals(List.of("claim ended"), told, "the watch is told at once, before the route goes again");
+        assertFalse(serial.full());
 
         Grant second = serial.take(Wake.AGAIN);
         assertEquals(20, second.perPartition());
@@ -177,12 +183,15 @@ class PartitionGrantsTest {
         // the claim read its whole share, all of partition 3: a backlog
         assertTrue(serial.release(third, serial.read(third, events(3, 640))));
         Grant hot = serial.take(Wake.AGAIN);
-        Grant cold = serial.take(Wake.AGAIN);
         assertEquals(List.of(3), hot.partitions(), "a backlog: the hot partition first, with a claim's share");
         assertEquals(640 / 2, hot.perPartition());
+        assertFalse(serial.full(), "a backlog: a second claim may run");
+        Grant cold = serial.take(Wake.AGAIN);
         assertNotNull(cold, "and a second claim at once for the others");
         assertEquals(31, cold.partitions().size());
+        assertTrue(serial.full());
         assertNull(serial.take(Wake.NEWS), "two claims in progress");
+        assertEquals(3, told.size(), "told of every claim's end");
     }
 
     @Test
@@ -434,6 +443,7 @@ class PartitionGrantsTest {
         assertEquals(2, capped.heartbeatParameters().get("inFlight"));
         assertEquals(3, 5 - capped.busyPartitions().length, "three partitions are free");
 
+        assertTrue(capped.full(), "the whole batch-size in flight, with fewer claims than allowed");
         assertNull(capped.take(Wake.NEWS),
                 "2 events in flight: nothing more, though a claim may run and partitions are free");
         assertNull(capped.take(Wake.POLL), "the poll's claim neither");
