@@ -38,10 +38,10 @@ import org.slf4j.LoggerFactory;
  * largest PENDING seq (sql/postgresql/watch-claim-index.sql), which sees committed rows only but reads the claim index
  * at every look.
  * <p>
- * While every claim that may run is running, the watch does not look: its news would be refused, and cost a wake-up
- * exchange each time (at 32 writers on MariaDB a claim sends for ~150 ms, ~15 looks and refused wake-ups each: 12% of
- * the relay's CPU, docs/BENCHMARKS.md). A claim's end wakes it ({@link #claimEnded}): it looks at once, and its first
- * look reports what moved meanwhile.
+ * Where told to (MariaDB: claim.ClaimBeans), while every claim that may run is running the watch does not look: its
+ * news would be refused, and cost a wake-up exchange each time (at 32 writers on MariaDB a claim sends for ~150 ms,
+ * ~15 looks and refused wake-ups each: 12% of the relay's CPU, docs/BENCHMARKS.md). A claim's end wakes it
+ * ({@link #claimEnded}): it looks at once, and its first look reports what moved meanwhile.
  */
 public class NewEventsWatch extends ServiceSupport {
 
