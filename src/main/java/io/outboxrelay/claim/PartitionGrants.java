@@ -1,7 +1,6 @@
 package io.outboxrelay.claim;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -25,8 +24,9 @@ import org.apache.camel.ExchangeProperty;
  * to keys in flight.
  * <p>
  * Camel has no EIP for handing out a changing set of partitions to concurrent claims, so this state is Java: the
- * partitions granted now, the events and keys in flight, the partitions whose last claim filled its share (preferred
- * next). A partition being given up is left once no claim of it is in progress ({@link #heartbeatParameters}).
+ * partitions granted now, the events and keys in flight ({@link EventsInFlight}), which free partitions a claim reads
+ * ({@link PartitionChoice}). A partition being given up is left once no claim of it is in progress
+ * ({@link #heartbeatParameters}).
  */
 public class PartitionGrants {
 
@@ -41,11 +41,10 @@ public class PartitionGrants {
     private final PartitionOwnership ownership;
 
     private final Set<Integer> granted = new HashSet<>();
-    private final Set<Integer> filled = new HashSet<>();
     private final Map<Grant, Claim> claims = new HashMap<>();
+    private final PartitionChoice choice;
     /** Events claimed by claims not over yet, and the keys waiting for them. */
     private final EventsInFlight inFlight = new EventsInFlight();
-    private int rotation;
     private long grantsMade;
     /** A claim found no partition free while others were granted: what woke it waits for their release. */
     private boolean wakeMissed;
@@ -69,6 +68,7 @@ public class PartitionGrants {
         this.claimLimit = Math.max(1, batchSize / concurrentClaims);
         this.oneClaimWithoutBacklog = oneClaimWithoutBacklog;
         this.ownership = ownership;
+        this.choice = new PartitionChoice(concurrentClaims);
     }
 
     /**
@@ -95,23 +95,8 @@ public class PartitionGrants {
             wakeMissed |= wake != Grant.Wake.AGAIN && !granted.isEmpty();
             return null;
         }
-        Collections.sort(free);
-        // start at a different partition each time, so none waits behind the others
-        Collections.rotate(free, -(rotation++ % free.size()));
-        List<Integer> chosen = free;
-        int slots = concurrentClaims - claims.size();
-        List<Integer> hot = new ArrayList<>(free);
-        hot.retainAll(filled);
-        if (wake != Grant.Wake.POLL && slots > 1 && !hot.isEmpty()) {
-            // a backlog: the partitions that filled their share are spread over the claims that may run, and the last
-            // one takes whatever is free, so no partition waits while others are busy. Without a backlog one claim
-            // reads every free partition: it is freed again as soon as it has read, and claims that each found an
-            // event or two cost a claim's CPU per event (measured at a steady rate)
-            int share = Math.max(1, (filled.size() + concurrentClaims - 1) / concurrentClaims);
-            chosen = hot.subList(0, Math.min(share, hot.size()));
-        }
-        // never more partitions than events left to claim: each is read at least one event
-        chosen = chosen.subList(0, Math.min(chosen.size(), budget));
+        boolean othersMayRun = concurrentClaims - claims.size() > 1;
+        List<Integer> chosen = choice.choose(free, wake != Grant.Wake.POLL && othersMayRun, budget);
         List<String> skipped = new ArrayList<>();
         List<Integer> skippedPartitions = new ArrayList<>();
         Set<String> keys = new HashSet<>();
@@ -129,7 +114,7 @@ public class PartitionGrants {
     }
 
     private boolean alone() {
-        return oneClaimWithoutBacklog && filled.isEmpty();
+        return oneClaimWithoutBacklog && !choice.backlog();
     }
 
     /** The events the next claim may read: at most outbox.batch-size claimed and not settled, whatever the claims. */
@@ -227,12 +212,9 @@ public class PartitionGrants {
             if (held.contains(p)) {
                 granted.remove(p);
             }
-            if (batch != null && read && held.contains(p)) {
-                filled.add(p);
-                again = true;
-            } else {
-                filled.remove(p);
-            }
+            boolean filledItsShare = batch != null && read && held.contains(p);
+            choice.claimEnded(p, filledItsShare);
+            again |= filledItsShare;
         }
         return again && !stopping;
     }
