@@ -37,15 +37,17 @@ final class PartitionChoice {
         Collections.sort(free);
         Collections.rotate(free, -(rotation++ % free.size()));
         List<Integer> chosen = free;
-        List<Integer> hot = new ArrayList<>(free);
-        hot.retainAll(filled);
-        if (spread && !hot.isEmpty()) {
+        if (spread && backlog()) {
             // a backlog: the partitions that filled their share are spread over the claims that may run, and the last
             // one takes whatever is free, so no partition waits while others are busy. Without a backlog one claim
             // reads every free partition: it is freed again as soon as it has read, and claims that each found an
             // event or two cost a claim's CPU per event (measured at a steady rate)
-            int share = Math.max(1, (filled.size() + concurrentClaims - 1) / concurrentClaims);
-            chosen = hot.subList(0, Math.min(share, hot.size()));
+            List<Integer> hot = new ArrayList<>(free);
+            hot.retainAll(filled);
+            if (!hot.isEmpty()) {
+                int share = Math.max(1, (filled.size() + concurrentClaims - 1) / concurrentClaims);
+                chosen = hot.subList(0, Math.min(share, hot.size()));
+            }
         }
         return chosen.subList(0, Math.min(chosen.size(), budget));
     }
