@@ -35,7 +35,8 @@ import io.outboxrelay.support.KafkaBroker;
  * (60: written before the measured seconds, every configuration alike, while a freshly started relay's JIT compiles:
  * with 2 s, the C2 compiler threads were the relay's largest CPU user in the measured window; with 15 s, the relay's
  * CPU was still falling through the window, 1.0 to 0.3 cores at 8 writers on MariaDB, and settled ~40 s after its
- * start) (the writers scenario),
+ * start), --writer-configurations C,C,... (every one: bare,plain,relay and, on PostgreSQL, notify; a subset measures
+ * only those, and the ratios only against the ones measured) (the writers scenario),
  * --crash-events N (50000: the backlog of the crash scenarios), --janitor-published N (1000000) (the janitors
  * scenario: one retention pass against three at once),
  * --late-commits N (10: one at a time, quiet and beside traffic, besides 50 concurrent) (the latecommit scenario),
@@ -82,6 +83,8 @@ public final class Benchmarks {
         BenchDatabase database = database(o);
         List<Integer> writerCounts = Arrays.stream(o.getOrDefault("writer-counts",
                 database.mariadb() ? "8,32" : "8,32,64").split(",")).map(String::trim).map(Integer::parseInt).toList();
+        List<String> writerConfigurations = o.containsKey("writer-configurations")
+                ? List.of(o.get("writer-configurations").split(",")) : database.writerConfigurations();
         List<String> only = List.of(o.getOrDefault("only", database.mariadb() ? String.join(",", MARIADB_SCENARIOS)
                 : "limits,naive,plain,drain,schemas,tracing,hot,startup,steady,idle,writers,retention,archive,"
                         + "crash,janitors")
@@ -172,7 +175,8 @@ public final class Benchmarks {
                 }
                 if (only.contains("writers")) {
                     for (Map<String, Object> writers
-                            : scenarios.writers(writerCounts, writerSeconds, writerWarmupSeconds, run)) {
+                            : scenarios.writers(writerCounts, writerConfigurations, writerSeconds,
+                            writerWarmupSeconds, run)) {
                         record(results, run, writers);
                     }
                 }

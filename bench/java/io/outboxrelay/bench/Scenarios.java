@@ -486,12 +486,11 @@ final class Scenarios {
      * their rate as a share of bare's and plain's of the same writer count. Measured after {@code warmupSeconds} of
      * the same writing, as a relay that runs for days is past its JIT compilation.
      */
-    List<Map<String, Object>> writers(List<Integer> writerCounts, int seconds, int warmupSeconds, int run)
-            throws Exception {
+    List<Map<String, Object>> writers(List<Integer> writerCounts, List<String> configurations, int seconds,
+            int warmupSeconds, int run) throws Exception {
         List<Map<String, Object>> results = new ArrayList<>();
         for (int i = 0; i < writerCounts.size(); i++) {
             int writers = writerCounts.get(i);
-            List<String> configurations = env.database.writerConfigurations();
             List<String> order = new ArrayList<>(configurations);
             if ((run + i) % 2 == 0) {
                 Collections.reverse(order);
@@ -502,10 +501,14 @@ final class Scenarios {
                 r.put("order", order.indexOf(configuration) + 1);
                 byConfiguration.put(configuration, r);
             }
-            for (String configuration : configurations.subList(2, configurations.size())) {
+            for (String configuration : configurations) {
                 Map<String, Object> r = byConfiguration.get(configuration);
-                r.put("vs_bare", ratio(r, byConfiguration.get("bare")));
-                r.put("vs_plain", ratio(r, byConfiguration.get("plain")));
+                for (String base : List.of("bare", "plain")) {
+                    if (!configuration.equals("bare") && !configuration.equals("plain")
+                            && byConfiguration.containsKey(base)) {
+                        r.put("vs_" + base, ratio(r, byConfiguration.get(base)));
+                    }
+                }
             }
             // rows in one order whatever the order measured (the order column says which ran when)
             configurations.forEach(c -> results.add(byConfiguration.get(c)));

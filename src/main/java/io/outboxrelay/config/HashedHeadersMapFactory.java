@@ -2,6 +2,7 @@ package io.outboxrelay.config;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.camel.spi.HeadersMapFactory;
 import org.springframework.util.LinkedCaseInsensitiveMap;
@@ -13,17 +14,28 @@ import org.springframework.util.LinkedCaseInsensitiveMap;
  * (String.compareToIgnoreCase, TreeMap lookups) were the largest single cost in the relay, about a sixth of its
  * samples. Camel's own faster map, camel-headersmap, is not published at 4.18.0; this is the same plug-in point
  * (META-INF/services/org/apache/camel/headers-map-factory). Header names stay case-insensitive, as Camel promises.
+ * <p>
+ * The map keys each name by its lower-case form. Spring's map makes that form anew at every get, put and remove (a
+ * new String, whose hash is computed again each time): at 32 writers on MariaDB that was 12% of the relay's CPU
+ * (docs/BENCHMARKS.md). The names are few and mostly constants (CloudEvents', camel-kafka's), so their lower-case forms
+ * are kept, each made once, with its hash; up to {@link #CACHED_NAMES} of them, so that events' own header names,
+ * which are anything, cannot grow the cache without bound (names beyond it are lowered as before).
  */
 public class HashedHeadersMapFactory implements HeadersMapFactory {
 
+    /** Lower-case forms kept at most (a relay sees a few dozen names). */
+    static final int CACHED_NAMES = 1024;
+
+    private static final Map<String, String> LOWER_CASE_NAMES = new ConcurrentHashMap<>();
+
     @Override
     public Map<String, Object> newMap() {
-        return new LinkedCaseInsensitiveMap<>(16, Locale.ROOT);
+        return new HeadersMap(16);
     }
 
     @Override
     public Map<String, Object> newMap(Map<String, Object> map) {
-        Map<String, Object> copy = new LinkedCaseInsensitiveMap<>(Math.max(16, map.size()), Locale.ROOT);
+        Map<String, Object> copy = new HeadersMap(Math.max(16, map.size()));
         copy.putAll(map);
         return copy;
     }
@@ -36,5 +48,35 @@ public class HashedHeadersMapFactory implements HeadersMapFactory {
     @Override
     public boolean isCaseInsensitive() {
         return true;
+    }
+
+    /** The lower-case form of a header name, kept while there is room. */
+    static String lowerCase(String name) {
+        String lower = LOWER_CASE_NAMES.get(name);
+        if (lower == null) {
+            lower = name.toLowerCase(Locale.ROOT);
+            if (LOWER_CASE_NAMES.size() < CACHED_NAMES) {
+                LOWER_CASE_NAMES.putIfAbsent(name, lower);
+            }
+        }
+        return lower;
+    }
+
+    static int cachedNames() {
+        return LOWER_CASE_NAMES.size();
+    }
+
+    private static final class HeadersMap extends LinkedCaseInsensitiveMap<Object> {
+
+        private static final long serialVersionUID = 1L;
+
+        HeadersMap(int capacity) {
+            super(capacity, Locale.ROOT);
+        }
+
+        @Override
+        protected String convertKey(String key) {
+            return lowerCase(key);
+        }
     }
 }
