@@ -94,6 +94,13 @@ public final class Benchmarks {
                     + only.stream().filter(s -> !MARIADB_SCENARIOS.contains(s)).collect(Collectors.joining(",")));
             System.exit(2);
         }
+        List<String> knownConfigurations = database.writerConfigurations();
+        if (!knownConfigurations.containsAll(writerConfigurations)) {
+            System.err.println("--writer-configurations takes " + String.join(",", knownConfigurations) + " here, not "
+                    + writerConfigurations.stream().filter(c -> !knownConfigurations.contains(c))
+                            .collect(Collectors.joining(",")));
+            System.exit(2);
+        }
 
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         List<Map<String, Object>> results = new ArrayList<>();

@@ -501,11 +501,12 @@ final class Scenarios {
                 r.put("order", order.indexOf(configuration) + 1);
                 byConfiguration.put(configuration, r);
             }
+            // the relays' rows, as shares of the baselines measured
+            List<String> baselines = List.of("bare", "plain");
             for (String configuration : configurations) {
-                Map<String, Object> r = byConfiguration.get(configuration);
-                for (String base : List.of("bare", "plain")) {
-                    if (!configuration.equals("bare") && !configuration.equals("plain")
-                            && byConfiguration.containsKey(base)) {
+                for (String base : baselines) {
+                    if (!baselines.contains(configuration) && byConfiguration.containsKey(base)) {
+                        Map<String, Object> r = byConfiguration.get(configuration);
                         r.put("vs_" + base, ratio(r, byConfiguration.get(base)));
                     }
                 }

@@ -18,12 +18,13 @@ import org.springframework.util.LinkedCaseInsensitiveMap;
  * The map keys each name by its lower-case form. Spring's map makes that form anew at every get, put and remove (a
  * new String, whose hash is computed again each time): at 32 writers on MariaDB that was 12% of the relay's CPU
  * (docs/BENCHMARKS.md). The names are few and mostly constants (CloudEvents', camel-kafka's), so their lower-case forms
- * are kept, each made once, with its hash; up to {@link #CACHED_NAMES} of them, so that events' own header names,
- * which are anything, cannot grow the cache without bound (names beyond it are lowered as before).
+ * are kept, each made once, with its hash; about {@link #CACHED_NAMES} of them (threads adding at once may each add one
+ * more), so that events' own header names, which are anything, cannot grow the cache without bound (names beyond it
+ * are lowered as before).
  */
 public class HashedHeadersMapFactory implements HeadersMapFactory {
 
-    /** Lower-case forms kept at most (a relay sees a few dozen names). */
+    /** Lower-case forms kept (a relay sees a few dozen names). */
     static final int CACHED_NAMES = 1024;
 
     private static final Map<String, String> LOWER_CASE_NAMES = new ConcurrentHashMap<>();
